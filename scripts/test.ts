@@ -1,0 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Runs every test file under test/ (each one covers both databases). Extra args go to node --test. */
+function testFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return testFiles(p);
+    return e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+const args = process.argv.slice(2);
+const files = args.some((a) => !a.startsWith('-')) ? [] : testFiles('test').sort();
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...args, ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,63 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Context } from './context.ts';
+import { checkAccess } from './http/auth.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { randomHex } from './random.ts';
+import { v4Routes } from './routes.ts';
+import { VERSION } from './version.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Context;
+  }
+}
+
+/** Builds the HTTP app on a ready context: error handling, auth, metrics, docs and every v4 route. */
+export async function buildApp(ctx: Context): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomHex(ctx.random, 8),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
+    return503OnClosing: true,
+  });
+  app.decorate('ctx', ctx);
+  app.decorateRequest('principal', null);
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+
+  app.addHook('onRoute', (route) => {
+    const isV4 = route.url.startsWith(`${API_PREFIX}/`) && route.url !== `${API_PREFIX}/openapi.json`;
+    if (isV4 && !route.config?.access) {
+      throw new Error(`route ${route.method} ${route.url} declares no access (scopes and grant)`);
+    }
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const access = request.routeOptions.config.access;
+    if (access) await checkAccess(ctx, request, access);
+  });
+
+  registerMetrics(app, ctx);
+  await registerOpenApi(app, VERSION);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const ok = await ctx.db
+      .selectNoFrom((eb) => eb.val(1).as('one'))
+      .execute()
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!ok) return reply.status(503).send({ errors: [{ reason: 'database unreachable' }] });
+    return { status: 'ready', database: ctx.dbKind };
+  });
+
+  await app.register(v4Routes, { prefix: API_PREFIX });
+  return app;
+}

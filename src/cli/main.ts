@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
+import { migrate, serve, worker } from './server-commands.ts';
+
+export interface Command {
+  summary: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean'; description: string }>;
+  run(values: Record<string, string | boolean | undefined>): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve,
+  worker,
+  migrate,
+  'account create': accountCreate,
+  'user create': userCreate,
+  'token create': tokenCreate,
+};
+
+function help(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`);
+  return [
+    'Usage: cumulo <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Configuration comes from the environment (PORT, HOST, CUMULO_DATA_DIR, DATABASE_URL, ...; see the README).',
+    "Run `cumulo <command> --help` for a command's options.",
+  ].join('\n');
+}
+
+function commandHelp(c: Command): string {
+  const opts = Object.entries(c.options).map(
+    ([o, d]) => `  --${o}${d.type === 'string' ? ' <value>' : ''}`.padEnd(28) + d.description,
+  );
+  return [`Usage: cumulo ${c.usage}`, '', c.summary, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const name = [words.slice(0, 2).join(' '), words[0] ?? ''].find((n) => n in COMMANDS);
+  if (!name) {
+    const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || words[0] === 'help';
+    process[wantsHelp ? 'stdout' : 'stderr'].write(`${wantsHelp ? '' : `unknown command: ${words.join(' ')}\n\n`}${help()}\n`);
+    return wantsHelp ? 0 : 2;
+  }
+  const command = COMMANDS[name] as Command;
+  const rest = argv.slice(argv.indexOf(name.split(' ').at(-1) as string) + 1);
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        ...Object.fromEntries(Object.entries(command.options).map(([k, v]) => [k, { type: v.type }])),
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${commandHelp(command)}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
+  }
+  return command.run(values);
+}

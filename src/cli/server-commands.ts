@@ -1,0 +1,83 @@
+import { loadConfig } from '../config.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
+import { type Runtime, startRuntime } from '../runtime.ts';
+import type { Command } from './main.ts';
+
+/** Resolves on SIGTERM or SIGINT, then closes the runtime gracefully. */
+function closeOnSignal(runtime: Runtime): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      runtime.ctx.log.info({ signal }, 'shutting down: finishing in-flight requests and the running job');
+      runtime.close().then(
+        () => resolve(0),
+        (err: unknown) => {
+          runtime.ctx.log.error({ err }, 'shutdown failed');
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}
+
+export const serve: Command = {
+  summary: 'Run the API server (and, unless CUMULO_WORKER=off, the job worker)',
+  usage: 'serve',
+  options: {},
+  async run() {
+    const config = loadConfig();
+    const runtime = await startRuntime(config, { role: 'serve' });
+    const app = runtime.app;
+    if (!app) throw new Error('serve started without an HTTP app');
+    const address = await app.listen({ port: config.port, host: config.host });
+    const base = `${address}/v4`;
+    if (runtime.bootstrap?.kind === 'created' && !config.bootstrapToken) {
+      process.stdout.write(
+        [
+          '',
+          `Cumulo is ready at ${base} (database: ${runtime.database.location})`,
+          `A personal access token for user "${runtime.bootstrap.username}" (scope *), shown only this once:`,
+          '',
+          `  ${runtime.bootstrap.token}`,
+          '',
+          `Try: curl -H "Authorization: Bearer ${runtime.bootstrap.token}" ${base}/profile`,
+          'More tokens: npx cumulo token create --username admin (or POST /v4/profile/tokens).',
+          '',
+        ].join('\n'),
+      );
+    } else {
+      process.stdout.write(`Cumulo is ready at ${base} (database: ${runtime.database.location})\n`);
+    }
+    return closeOnSignal(runtime);
+  },
+};
+
+export const worker: Command = {
+  summary: 'Run only the job worker (scale-out: any number share one PostgreSQL database)',
+  usage: 'worker',
+  options: {},
+  async run() {
+    const runtime = await startRuntime(loadConfig(), { role: 'worker' });
+    runtime.ctx.log.info('worker started');
+    return closeOnSignal(runtime);
+  },
+};
+
+export const migrate: Command = {
+  summary: 'Apply pending database migrations and exit',
+  usage: 'migrate',
+  options: {},
+  async run() {
+    const config = loadConfig();
+    const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      const applied = await migrateToLatest(database.db, database.kind);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'already up to date\n');
+      return 0;
+    } finally {
+      await database.close();
+    }
+  },
+};

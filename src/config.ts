@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
+
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  host: Type.String({ minLength: 1 }),
+  dataDir: Type.String({ minLength: 1 }),
+  databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  bootstrapToken: Type.Optional(Type.String({ minLength: 16, maxLength: 128 })),
+  timeScale: Type.Number({ exclusiveMinimum: 0 }),
+  logLevel: LogLevel,
+  catalogPath: Type.Optional(Type.String({ minLength: 1 })),
+  /** The public address clients use; upload URLs and entity urls are built on it. */
+  publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Whether `serve` runs the job worker in the same process. */
+  inProcessWorker: Type.Boolean(),
+  /** How often an idle worker looks for due jobs, in real milliseconds. */
+  workerPollMs: Type.Integer({ minimum: 1 }),
+  bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl?: string;
+  readonly bootstrapToken?: string;
+  readonly timeScale: number;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly catalogPath?: string;
+  readonly publicUrl?: string;
+  readonly inProcessWorker: boolean;
+  readonly workerPollMs: number;
+  readonly bodyLimitBytes: number;
+}
+
+/** Settings a caller (a test, a command) may override; everything else comes from the environment. */
+export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+function numberOr(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  return Number(value);
+}
+
+/** Reads configuration from the environment; every setting is documented in the README. */
+export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
+  const raw = {
+    port: numberOr(env.PORT, 8080),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.CUMULO_DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    bootstrapToken: env.CUMULO_BOOTSTRAP_TOKEN || undefined,
+    timeScale: numberOr(env.CUMULO_TIME_SCALE, 1),
+    logLevel: env.LOG_LEVEL || 'info',
+    catalogPath: env.CUMULO_CATALOG || undefined,
+    publicUrl: env.CUMULO_PUBLIC_URL || undefined,
+    inProcessWorker: env.CUMULO_WORKER !== 'off',
+    workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
+    bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
+    ...overrides,
+  };
+  for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
+    if (raw[key] === undefined) delete raw[key];
+  }
+  if (!Value.Check(ConfigSchema, raw)) {
+    const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return Object.freeze(raw as Config);
+}

@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Db, DbKind } from './db/database.ts';
+import type { Catalog } from './domain/catalog/catalog.ts';
+import type { Random } from './random.ts';
+import type { Clock, Timing } from './time/clock.ts';
+
+/** What every service and job handler works with; built once per process. */
+export interface Context {
+  readonly config: Config;
+  readonly db: Db;
+  readonly dbKind: DbKind;
+  readonly clock: Clock;
+  readonly timing: Timing;
+  readonly random: Random;
+  readonly catalog: Catalog;
+  readonly log: Logger;
+  /** Tells an in-process worker that a job may have become due. */
+  wakeWorker(): void;
+}

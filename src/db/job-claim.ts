@@ -1,0 +1,34 @@
+import { type Selectable, sql } from 'kysely';
+import type { JobTable } from '../jobs/job.table.ts';
+import type { Db, DbKind } from './database.ts';
+
+export type JobRow = Selectable<JobTable>;
+
+export interface ClaimRequest {
+  /** Service-clock ms: jobs due at or before it may be claimed. */
+  dueBy: number;
+  /** Wall-clock ms: leases that ran out before it are free again. */
+  now: number;
+  leaseUntil: number;
+  leaseToken: string;
+}
+
+/**
+ * Takes the lease of the next due job, atomically. On PostgreSQL concurrent workers
+ * skip rows another worker is claiming; SQLite serialises writers, so the single
+ * UPDATE is already atomic.
+ */
+export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promise<JobRow | undefined> {
+  const lock = kind === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql<JobRow>`
+    update jobs set lease_token = ${r.leaseToken}, lease_until = ${r.leaseUntil}, attempts = attempts + 1
+    where id = (
+      select id from jobs
+      where status = 'queued' and run_at <= ${r.dueBy} and (lease_until is null or lease_until < ${r.now})
+      order by run_at, id
+      limit 1
+      ${lock}
+    )
+    returning *`.execute(db);
+  return result.rows[0];
+}

@@ -1,0 +1,33 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { Db, DbKind } from './database.ts';
+import * as platform from './migrations/0001-platform.ts';
+import type { MigrationDb } from './migrations/schema-helpers.ts';
+
+interface Step {
+  up(db: MigrationDb, kind: DbKind): Promise<void>;
+}
+
+/** In order; a migration's name never changes once released. */
+const STEPS: Record<string, Step> = {
+  '0001-platform': platform,
+};
+
+class InCodeMigrations implements MigrationProvider {
+  #kind: DbKind;
+  constructor(kind: DbKind) {
+    this.#kind = kind;
+  }
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const kind = this.#kind;
+    return Object.fromEntries(
+      Object.entries(STEPS).map(([name, step]) => [name, { up: (db: MigrationDb) => step.up(db, kind) }]),
+    );
+  }
+}
+
+export async function migrateToLatest(db: Db, kind: DbKind): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(kind) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,51 @@
+import { Kysely, sql } from 'kysely';
+import type { Database, Db, DbKind } from './database.ts';
+import { createPostgresDialect, createPostgresPool } from './postgres.ts';
+import { createSqliteDialect, sqliteFile } from './sqlite.ts';
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: DbKind;
+  /** Where the data lives, for logs and the info endpoint (no credentials). */
+  location: string;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL only: the schema every connection uses. */
+  pgSchema?: string;
+  /** SQLite only: a file other than the default one in the data dir. */
+  sqliteFile?: string;
+}
+
+export function openDatabase(options: OpenOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = createPostgresPool({ url: options.databaseUrl, ...(options.pgSchema ? { schema: options.pgSchema } : {}) });
+    const db = new Kysely<Database>({ dialect: createPostgresDialect(pool) });
+    const url = new URL(options.databaseUrl);
+    return handle(db, 'postgres', `postgres://${url.host}${url.pathname}${options.pgSchema ? `#${options.pgSchema}` : ''}`);
+  }
+  const file = options.sqliteFile ?? sqliteFile(options.dataDir);
+  const db = new Kysely<Database>({ dialect: createSqliteDialect(file) });
+  return handle(db, 'sqlite', file);
+}
+
+function handle(db: Db, kind: DbKind, location: string): DatabaseHandle {
+  return {
+    db,
+    kind,
+    location,
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,44 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { compileFilter, type FilterSpec } from './filter.ts';
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  /** The parsed X-Filter document, if the request sent one. */
+  filter?: unknown;
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+/** The one pagination: filter and order compiled to SQL, a count, and one page of rows. */
+export async function paginate<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  request: PageRequest,
+  spec: FilterSpec,
+): Promise<Page<O>> {
+  const { where, orderBy } = compileFilter(request.filter, spec);
+  const filtered = where ? query.where(where) : query;
+  const counted = (await filtered
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()) as { n: number | string };
+  const results = Number(counted.n);
+  let ordered = filtered.clearOrderBy();
+  for (const o of orderBy) ordered = ordered.orderBy(sql.ref(o.column), o.direction);
+  const data = await ordered
+    .limit(request.pageSize)
+    .offset((request.page - 1) * request.pageSize)
+    .execute();
+  return { data, page: request.page, pages: Math.max(1, Math.ceil(results / request.pageSize)), results };
+}
+
+/** Maps the rows of a page to API objects. */
+export function mapPage<A, B>(page: Page<A>, map: (row: A) => B): Page<B> {
+  return { ...page, data: page.data.map(map) };
+}

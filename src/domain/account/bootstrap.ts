@@ -1,0 +1,42 @@
+import type { Context } from '../../context.ts';
+import { findTokenByHash } from '../profile/token.repository.ts';
+import { hashToken, issueToken } from '../profile/token.service.ts';
+import { createAccount, createUserRow } from './user.service.ts';
+
+export const BOOTSTRAP_USERNAME = 'admin';
+
+export type BootstrapResult = { kind: 'existing' } | { kind: 'created'; token: string; username: string };
+
+/**
+ * Makes sure a first user can call the API. With a fixed token: ensures an account, an
+ * unrestricted `admin` and that exact token with scope `*`. Without one: on an empty
+ * database only, creates them with a random token to show once.
+ */
+export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promise<BootstrapResult> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) return { kind: 'existing' };
+    if (!fixedToken) {
+      const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+      if (any) return { kind: 'existing' };
+    }
+    let user = await trx.selectFrom('users').selectAll().where('username', '=', BOOTSTRAP_USERNAME).executeTakeFirst();
+    if (!user) {
+      const account = await createAccount(trx, ctx, 'admin@example.com');
+      user = await createUserRow(trx, ctx, {
+        accountId: account.id,
+        username: BOOTSTRAP_USERNAME,
+        email: 'admin@example.com',
+        restricted: false,
+      });
+    }
+    const { value } = await issueToken(trx, ctx, {
+      accountId: user.account_id,
+      userId: user.id,
+      label: 'bootstrap',
+      scopes: '*',
+      expiry: null,
+      ...(fixedToken ? { value: fixedToken } : {}),
+    });
+    return { kind: 'created', token: value, username: user.username };
+  });
+}

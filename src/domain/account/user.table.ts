@@ -1,0 +1,27 @@
+import type { Generated } from 'kysely';
+
+export interface UserTable {
+  id: Generated<number>;
+  account_id: number;
+  username: string;
+  email: string;
+  restricted: number;
+  /** JSON object of the global grants; meaningful only for restricted users. */
+  global_grants: string;
+  timezone: string;
+  email_notifications: number;
+  ip_whitelist_enabled: number;
+  lish_auth_method: string;
+  /** JSON array of public keys for console access. */
+  authorized_keys: string;
+  created: string;
+}
+
+/** Per-entity grants of a restricted user: one row per entity the user may see. */
+export interface EntityGrantTable {
+  account_id: number;
+  user_id: number;
+  entity_type: string;
+  entity_id: number;
+  permissions: string;
+}

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Price = Type.Object({ hourly: Type.Number({ minimum: 0 }), monthly: Type.Number({ minimum: 0 }) });
+
+const RegionData = Type.Object({
+  id: Type.String({ pattern: '^[a-z]{2}-[a-z]+(-[0-9]+)?$' }),
+  label: Type.String(),
+  country: Type.String({ minLength: 2, maxLength: 2 }),
+  capabilities: Type.Array(Type.String()),
+  resolvers: Type.Object({ ipv4: Type.String(), ipv6: Type.String() }),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('outage')]),
+  /** IPAM: the region's public IPv4 pool and IPv6 prefix; nodes draw addresses from them. */
+  ipv4_pool: Type.Optional(Type.String()),
+  ipv6_prefix: Type.Optional(Type.String()),
+});
+
+const NodeTypeData = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  label: Type.String(),
+  class: Type.Union(['nanode', 'standard', 'dedicated', 'gpu', 'highmem'].map((c) => Type.Literal(c))),
+  disk: Type.Integer({ minimum: 1 }),
+  memory: Type.Integer({ minimum: 1 }),
+  vcpus: Type.Integer({ minimum: 1 }),
+  gpus: Type.Integer({ minimum: 0 }),
+  transfer: Type.Integer({ minimum: 0 }),
+  network_out: Type.Integer({ minimum: 0 }),
+  price: Price,
+  addons: Type.Object({ backups: Type.Object({ price: Price }) }),
+  successor: Type.Union([Type.String(), Type.Null()]),
+});
+
+const KernelData = Type.Object({
+  id: Type.String({ pattern: '^node/' }),
+  label: Type.String(),
+  version: Type.String(),
+  kvm: Type.Boolean(),
+  xen: Type.Boolean(),
+  architecture: Type.Union([Type.Literal('x86_64'), Type.Literal('i386')]),
+  pvops: Type.Boolean(),
+  deprecated: Type.Boolean(),
+  built: Type.String(),
+});
+
+const PublicImageData = Type.Object({
+  id: Type.String({ pattern: '^node/[a-z0-9._-]+$' }),
+  label: Type.String(),
+  vendor: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  size: Type.Integer({ minimum: 1 }),
+  deprecated: Type.Boolean(),
+  created: Type.String(),
+  eol: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const CatalogData = Type.Object({
+  regions: Type.Array(RegionData, { minItems: 1 }),
+  types: Type.Array(NodeTypeData, { minItems: 1 }),
+  kernels: Type.Array(KernelData, { minItems: 1 }),
+  images: Type.Array(PublicImageData, { minItems: 1 }),
+});
+
+export type CatalogDataT = Static<typeof CatalogData>;
+export type RegionDataT = Static<typeof RegionData>;
+export type NodeTypeDataT = Static<typeof NodeTypeData>;
+export type KernelDataT = Static<typeof KernelData>;
+export type PublicImageDataT = Static<typeof PublicImageData>;
+
+export const DEFAULT_CATALOG_PATH = fileURLToPath(new URL('../../../catalog/default.json', import.meta.url));
+
+/** The offer: regions, node types, kernels and public images, read from a replaceable data file. */
+export class Catalog {
+  readonly data: CatalogDataT;
+  readonly source: string;
+  readonly #regions: Map<string, RegionDataT>;
+  readonly #types: Map<string, NodeTypeDataT>;
+  readonly #images: Map<string, PublicImageDataT>;
+  readonly #kernels: Map<string, KernelDataT>;
+
+  constructor(data: CatalogDataT, source: string) {
+    this.data = data;
+    this.source = source;
+    this.#regions = new Map(data.regions.map((r) => [r.id, r]));
+    this.#types = new Map(data.types.map((t) => [t.id, t]));
+    this.#images = new Map(data.images.map((i) => [i.id, i]));
+    this.#kernels = new Map(data.kernels.map((k) => [k.id, k]));
+  }
+
+  region(id: string): RegionDataT | undefined {
+    return this.#regions.get(id);
+  }
+  type(id: string): NodeTypeDataT | undefined {
+    return this.#types.get(id);
+  }
+  image(id: string): PublicImageDataT | undefined {
+    return this.#images.get(id);
+  }
+  kernel(id: string): KernelDataT | undefined {
+    return this.#kernels.get(id);
+  }
+}
+
+export class CatalogError extends Error {}
+
+export function loadCatalog(path = DEFAULT_CATALOG_PATH): Catalog {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new CatalogError(`cannot read the catalog ${path}: ${(err as Error).message}`);
+  }
+  if (!Value.Check(CatalogData, parsed)) {
+    const first = [...Value.Errors(CatalogData, parsed)].slice(0, 5);
+    throw new CatalogError(
+      `the catalog ${path} is not valid: ${first.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`,
+    );
+  }
+  const data = parsed as CatalogDataT;
+  for (const t of data.types) {
+    if (t.successor !== null && !data.types.some((o) => o.id === t.successor)) {
+      throw new CatalogError(`the catalog ${path}: type ${t.id} names an unknown successor ${t.successor}`);
+    }
+  }
+  return new Catalog(data, path);
+}

@@ -1,0 +1,72 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { type PageRequest, paginate } from '../../db/paginate.ts';
+import type { AccountScope } from '../account/principal.ts';
+import type { EventTable } from './event.table.ts';
+
+export type EventRow = Selectable<EventTable>;
+
+const FILTER: FilterSpec = {
+  fields: {
+    id: { column: 'events.id', type: 'integer' },
+    action: { column: 'events.action', type: 'string' },
+    created: { column: 'events.created', type: 'datetime' },
+    'entity.id': { column: 'events.entity_id', type: 'integer' },
+    'entity.type': { column: 'events.entity_type', type: 'string' },
+    seen: { column: 'events.seen', type: 'boolean' },
+    read: { column: 'events.read', type: 'boolean' },
+    status: { column: 'events.status', type: 'string' },
+    username: { column: 'events.username', type: 'string' },
+  },
+  defaultOrder: { column: 'events.id', direction: 'desc' },
+  tiebreak: 'events.id',
+};
+
+/** Events of the account; a restricted user sees its own and those about entities it holds a grant on. */
+function visibleEvents(db: Kysely<Database>, scope: AccountScope) {
+  let q = db.selectFrom('events').selectAll('events').where('events.account_id', '=', scope.accountId);
+  if (scope.restrictedUserId !== null) {
+    const userId = scope.restrictedUserId;
+    q = q.where((eb) =>
+      eb.or([
+        eb('events.user_id', '=', userId),
+        eb.exists(
+          eb
+            .selectFrom('entity_grants')
+            .select(sql`1`.as('one'))
+            .where('entity_grants.user_id', '=', userId)
+            .whereRef('entity_grants.entity_type', '=', 'events.entity_type')
+            .whereRef('entity_grants.entity_id', '=', 'events.entity_id'),
+        ),
+      ]),
+    );
+  }
+  return q;
+}
+
+export function listEvents(db: Kysely<Database>, scope: AccountScope, request: PageRequest) {
+  return paginate(visibleEvents(db, scope), request, FILTER);
+}
+
+export function findEvent(db: Kysely<Database>, scope: AccountScope, id: number): Promise<EventRow | undefined> {
+  return visibleEvents(db, scope).where('events.id', '=', id).executeTakeFirst();
+}
+
+export function insertEvent(db: Kysely<Database>, values: Insertable<EventTable>): Promise<EventRow> {
+  return db.insertInto('events').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateEvent(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<EventTable>,
+): Promise<void> {
+  await db.updateTable('events').set(values).where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** Seen marks the event and every earlier one of the account. */
+export async function markSeenUpTo(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
+  await db.updateTable('events').set({ seen: 1 }).where('account_id', '=', accountId).where('id', '<=', id).execute();
+}

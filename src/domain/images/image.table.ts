@@ -1,0 +1,23 @@
+import type { Generated } from 'kysely';
+
+export interface ImageTable {
+  /** Numeric sequence; private image ids are `private/<num>`. */
+  num: Generated<number>;
+  id: string;
+  /** null for public images, which every account sees. */
+  account_id: number | null;
+  label: string;
+  description: string | null;
+  created: string;
+  updated: string;
+  created_by: string;
+  deprecated: number;
+  is_public: number;
+  size: number;
+  type: string;
+  expiry: string | null;
+  eol: string | null;
+  vendor: string | null;
+  status: string;
+  sort: number;
+}

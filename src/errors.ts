@@ -1,0 +1,64 @@
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'unavailable'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
+  internal: 500,
+};
+
+export interface ErrorItem {
+  field?: string;
+  reason: string;
+}
+
+/** The one error type of the service; rendered as the standard `{"errors": [...]}` envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: ErrorItem[];
+  constructor(code: ErrorCode, errors: ErrorItem[]) {
+    super(errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('; '));
+    this.code = code;
+    this.status = STATUS[code];
+    this.errors = errors;
+  }
+}
+
+/** The one error factory. */
+export const fail = {
+  badRequest: (reason: string, field?: string) => new ApiError('bad_request', [item(reason, field)]),
+  invalid: (errors: ErrorItem[]) => new ApiError('bad_request', errors),
+  unauthorized: (reason = 'Invalid Token') => new ApiError('unauthorized', [{ reason }]),
+  forbidden: (reason = 'Unauthorized') => new ApiError('forbidden', [{ reason }]),
+  notFound: (reason = 'Not found') => new ApiError('not_found', [{ reason }]),
+  conflict: (reason: string, field?: string) => new ApiError('conflict', [item(reason, field)]),
+  methodNotAllowed: (reason = 'Method not allowed') => new ApiError('method_not_allowed', [{ reason }]),
+  payloadTooLarge: (reason: string) => new ApiError('payload_too_large', [{ reason }]),
+  unsupportedMediaType: (reason: string) => new ApiError('unsupported_media_type', [{ reason }]),
+  unavailable: (reason: string) => new ApiError('unavailable', [{ reason }]),
+  internal: () =>
+    new ApiError('internal', [
+      { reason: 'Internal server error; the request id in the x-request-id header identifies it in the logs' },
+    ]),
+};
+
+function item(reason: string, field?: string): ErrorItem {
+  return field === undefined ? { reason } : { field, reason };
+}

@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import type { PageRequest } from '../db/paginate.ts';
+import { fail } from '../errors.ts';
+import type { PageQueryT } from './schemas.ts';
+
+const MAX_FILTER_BYTES = 8192;
+
+/** Reads `page`, `page_size` and the X-Filter header of a collection request. */
+export function pageRequest(request: FastifyRequest<{ Querystring: PageQueryT }>): PageRequest {
+  const page = request.query.page ?? 1;
+  const pageSize = request.query.page_size ?? 100;
+  const header = request.headers['x-filter'];
+  if (header === undefined) return { page, pageSize };
+  const text = Array.isArray(header) ? header.join(',') : header;
+  if (text.length > MAX_FILTER_BYTES) throw fail.badRequest(`X-Filter is longer than ${MAX_FILTER_BYTES} bytes`, 'X-Filter');
+  let filter: unknown;
+  try {
+    filter = JSON.parse(text);
+  } catch {
+    throw fail.badRequest('X-Filter is not valid JSON', 'X-Filter');
+  }
+  return { page, pageSize, filter };
+}

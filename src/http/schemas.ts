@@ -1,0 +1,47 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
+/** OpenAPI 3.0 nullability (`nullable: true`), which ajv and the serializer both understand. */
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+}
+
+/** A string limited to the given values, written as a JSON Schema `enum` like the reference does. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The reference's date-time strings: UTC, second precision. */
+export const Timestamp = Type.String({ format: 'date-time' });
+
+export const ErrorEnvelope = Type.Object(
+  {
+    errors: Type.Array(
+      Type.Object({
+        field: Type.Optional(Type.String()),
+        reason: Type.String(),
+      }),
+    ),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+/** What action endpoints return on success. */
+export const Empty = Type.Object({});
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 25, maximum: 100, default: 100 })),
+});
+export type PageQueryT = Static<typeof PageQuery>;
+
+/** The collection envelope around a record schema. */
+export function Paginated<T extends TSchema>(item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    page: Type.Integer(),
+    pages: Type.Integer(),
+    results: Type.Integer(),
+  });
+}
+
+export const IntegerId = Type.Integer({ minimum: 0, maximum: 2147483647 });

@@ -1,0 +1,23 @@
+import type { Generated } from 'kysely';
+
+export interface JobTable {
+  id: Generated<number>;
+  account_id: number | null;
+  kind: string;
+  /** JSON payload for the handler. */
+  payload: string;
+  /** Service-clock epoch milliseconds at which the job becomes due. */
+  run_at: number;
+  /** queued, failed (gave up after max_attempts). Finished jobs are deleted. */
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  /** At most one queued job per key: recurring work uses it to stay single. */
+  dedupe_key: string | null;
+  /** Random token of the worker holding the lease; fences a worker whose lease ran out. */
+  lease_token: string | null;
+  /** Wall-clock epoch milliseconds after which the lease may be taken over. */
+  lease_until: number | null;
+  last_error: string | null;
+  created: string;
+}

@@ -1,0 +1,139 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context } from '../context.ts';
+import { claimNextJob, type JobRow } from '../db/job-claim.ts';
+import { randomHex } from '../random.ts';
+import type { JobHandler } from './handler.ts';
+
+export interface WorkerOptions {
+  pollMs: number;
+  /** Wall-clock lease; a worker that dies holding a job frees it after this long. */
+  leaseMs?: number;
+}
+
+class LeaseLost extends Error {}
+
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Runs due jobs one at a time until stopped; any number of workers may share a database. */
+export class Worker {
+  #ctx: Context;
+  #handlers: Map<string, JobHandler>;
+  #options: Required<WorkerOptions>;
+  #running = false;
+  #loop: Promise<void> | null = null;
+  #wake: AbortController = new AbortController();
+  #id: string;
+  processed = 0;
+
+  constructor(ctx: Context, handlers: readonly JobHandler[], options: WorkerOptions) {
+    this.#ctx = ctx;
+    this.#handlers = new Map(handlers.map((h) => [h.kind, h]));
+    this.#options = { leaseMs: 60_000, ...options };
+    this.#id = randomHex(ctx.random, 6);
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = this.#run();
+  }
+
+  wake(): void {
+    this.#wake.abort();
+  }
+
+  /** Stops claiming; resolves once the job in progress (if any) has finished. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.wake();
+    await this.#loop;
+    this.#loop = null;
+  }
+
+  /** Runs every job due now, then returns how many ran. */
+  async drain(): Promise<number> {
+    let n = 0;
+    while (await this.runOne()) n += 1;
+    return n;
+  }
+
+  async #run(): Promise<void> {
+    while (this.#running) {
+      let ran = false;
+      try {
+        ran = await this.runOne();
+      } catch (err) {
+        this.#ctx.log.error({ err }, 'worker: claiming a job failed');
+      }
+      if (!ran && this.#running) {
+        this.#wake = new AbortController();
+        await sleep(this.#options.pollMs, undefined, { signal: this.#wake.signal }).catch(() => {});
+      }
+    }
+  }
+
+  /** Claims and runs one due job; false when none was due. */
+  async runOne(): Promise<boolean> {
+    const ctx = this.#ctx;
+    const token = `${this.#id}-${randomHex(ctx.random, 6)}`;
+    // Leases are measured on the wall clock: they guard against dead processes, not simulated time.
+    const wallNow = Date.now();
+    const job = await claimNextJob(ctx.db, ctx.dbKind, {
+      dueBy: ctx.clock.nowMs(),
+      now: wallNow,
+      leaseUntil: wallNow + this.#options.leaseMs,
+      leaseToken: token,
+    });
+    if (!job) return false;
+    await this.#execute(job, token);
+    this.processed += 1;
+    return true;
+  }
+
+  async #execute(job: JobRow, token: string): Promise<void> {
+    const ctx = this.#ctx;
+    const handler = this.#handlers.get(job.kind);
+    const payload = JSON.parse(job.payload) as Record<string, unknown>;
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await ctx.db.transaction().execute(async (trx) => {
+        await handler.run({ trx, job, payload, ctx });
+        const done = await trx.deleteFrom('jobs').where('id', '=', job.id).where('lease_token', '=', token).executeTakeFirst();
+        if (Number(done.numDeletedRows) !== 1) throw new LeaseLost();
+      });
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        ctx.log.warn(
+          { jobId: job.id, kind: job.kind },
+          'worker: lease ran out before the job finished; its effects were rolled back',
+        );
+        return;
+      }
+      await this.#failed(job, token, handler, payload, err);
+    }
+  }
+
+  async #failed(job: JobRow, token: string, handler: JobHandler | undefined, payload: Record<string, unknown>, err: unknown) {
+    const ctx = this.#ctx;
+    const giveUp = job.attempts >= job.max_attempts;
+    const message = err instanceof Error ? err.message : String(err);
+    ctx.log.error({ err, jobId: job.id, kind: job.kind, attempt: job.attempts, giveUp }, 'worker: job failed');
+    const backoff = Math.min(1000 * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('jobs')
+        .set({
+          status: giveUp ? 'failed' : 'queued',
+          run_at: giveUp ? job.run_at : ctx.timing.after(backoff),
+          lease_token: null,
+          lease_until: null,
+          last_error: message.slice(0, 2000),
+          ...(giveUp ? { dedupe_key: null } : {}),
+        })
+        .where('id', '=', job.id)
+        .where('lease_token', '=', token)
+        .execute();
+      if (giveUp && handler?.onGiveUp) await handler.onGiveUp({ trx, job, payload, ctx }, err);
+    });
+  }
+}

@@ -1,0 +1,11 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { eventRoutes } from './domain/events/event.routes.ts';
+import { profileRoutes } from './domain/profile/profile.routes.ts';
+import { regionRoutes } from './domain/regions/region.routes.ts';
+
+/** Every v4 resource group; mounted under /v4. */
+export const v4Routes: FastifyPluginAsync = async (app) => {
+  await app.register(regionRoutes);
+  await app.register(eventRoutes);
+  await app.register(profileRoutes);
+};

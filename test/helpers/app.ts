@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import pg from 'pg';
+import { pino } from 'pino';
+import { type ConfigOverrides, loadConfig } from '../../src/config.ts';
+import type { JobHandler } from '../../src/jobs/handler.ts';
+import { randomHex, systemRandom } from '../../src/random.ts';
+import { type Runtime, startRuntime } from '../../src/runtime.ts';
+import type { Clock } from '../../src/time/clock.ts';
+
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+export const PG_URL = process.env.CUMULO_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ADMIN_TOKEN = 'cumulo-test-admin-token-0123456789abcdef';
+
+export interface TestAppOptions {
+  dialect: Dialect;
+  config?: ConfigOverrides;
+  clock?: Clock;
+  jobHandlers?: readonly JobHandler[];
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
+  body: any;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  runtime: Runtime;
+  dialect: Dialect;
+  dataDir: string;
+  request(method: string, url: string, options?: RequestOptions): Promise<Reply>;
+}
+
+/** Creates a fresh PostgreSQL schema; dropped when the test ends. */
+export async function freshPgSchema(t: TestContext): Promise<string> {
+  const schema = `t_${randomHex(systemRandom, 8)}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`create schema ${schema}`);
+  await client.end();
+  t.after(async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  });
+  return schema;
+}
+
+export function tempDir(t: TestContext): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A real app on a fresh database (SQLite file or PostgreSQL schema), closed when the test ends. */
+export async function buildTestApp(t: TestContext, options: TestAppOptions): Promise<TestApp> {
+  const dataDir = tempDir(t);
+  const pgSchema = options.dialect === 'postgres' ? await freshPgSchema(t) : undefined;
+  const overrides: ConfigOverrides = {
+    dataDir,
+    bootstrapToken: ADMIN_TOKEN,
+    logLevel: 'silent',
+    inProcessWorker: false,
+    timeScale: 0.001,
+  };
+  if (options.dialect === 'postgres') overrides.databaseUrl = PG_URL;
+  const config = loadConfig({}, { ...overrides, ...options.config });
+  const runtime = await startRuntime(config, {
+    role: 'serve',
+    logger: pino({ level: 'silent' }),
+    ...(pgSchema ? { pgSchema } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+  });
+  t.after(() => runtime.close());
+  const app = runtime.app;
+  if (!app) throw new Error('no app');
+  return {
+    runtime,
+    dialect: options.dialect,
+    dataDir,
+    async request(method, url, opts = {}) {
+      const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
+      const headers: Record<string, string> = { ...opts.headers };
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+      });
+      const type = String(res.headers['content-type'] ?? '');
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: type.includes('json') && res.body ? JSON.parse(res.body) : res.body,
+      };
+    },
+  };
+}
