@@ -40,6 +40,8 @@ export interface TestApp {
   runtime: Runtime;
   dialect: Dialect;
   dataDir: string;
+  /** PostgreSQL only: the schema this app's data lives in. */
+  pgSchema: string | undefined;
   request(method: string, url: string, options?: RequestOptions): Promise<Reply>;
 }
 
@@ -92,6 +94,7 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
     runtime,
     dialect: options.dialect,
     dataDir,
+    pgSchema,
     async request(method, url, opts = {}) {
       const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
       const headers: Record<string, string> = { ...opts.headers };

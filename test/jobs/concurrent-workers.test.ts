@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/open.ts';
+import type { JobHandler } from '../../src/jobs/handler.ts';
+import { enqueueJob } from '../../src/jobs/queue.ts';
+import { Worker } from '../../src/jobs/worker.ts';
+import { buildTestApp, DIALECTS, PG_URL } from '../helpers/app.ts';
+
+const JOBS = 120;
+
+const slowRecord: JobHandler = {
+  kind: 'test.race',
+  async run({ trx, job }) {
+    await sql`insert into job_runs (job_id) values (${job.id})`.execute(trx);
+    // Hold the transaction a moment so the two workers overlap.
+    await new Promise((r) => setTimeout(r, 2));
+  },
+};
+
+// Scale-out (several worker processes on one database) is a PostgreSQL deployment: the
+// embedded database serves one process, whose requests and worker share one connection.
+for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
+  describe(`two workers on one database [${dialect}]`, () => {
+    test('never run the same job twice, and together run them all', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { ctx } = app.runtime;
+      await sql`create table job_runs (job_id integer not null)`.execute(ctx.db);
+      for (let i = 0; i < JOBS; i++) await enqueueJob(ctx.db, ctx.clock, { kind: 'test.race' });
+
+      // A second, independent connection (pool) to the same database, as another process would have.
+      const other = openDatabase({
+        databaseUrl: dialect === 'postgres' ? PG_URL : undefined,
+        dataDir: app.dataDir,
+        ...(app.pgSchema ? { pgSchema: app.pgSchema } : {}),
+      });
+      t.after(() => other.close());
+      const a = new Worker(ctx, [slowRecord], { pollMs: 2 });
+      const b = new Worker({ ...ctx, db: other.db }, [slowRecord], { pollMs: 2 });
+      await Promise.all([a.drain(), b.drain()]);
+
+      const rows = (await sql<{ job_id: number }>`select job_id from job_runs`.execute(ctx.db)).rows;
+      const ids = rows.map((r) => Number(r.job_id));
+      assert.equal(ids.length, JOBS, 'every job ran');
+      assert.equal(new Set(ids).size, JOBS, 'no job ran twice');
+      assert.ok(a.processed > 0 && b.processed > 0, `both workers took jobs (a=${a.processed}, b=${b.processed})`);
+      const left = await ctx.db.selectFrom('jobs').select('id').execute();
+      assert.equal(left.length, 0);
+    });
+  });
+}
