@@ -29,6 +29,14 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  // Many clients send `Content-Type: application/json` with an empty body on action
+  // endpoints; treat that as no body rather than as malformed JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    parseJson(request, body, done);
+  });
 
   app.addHook('onRoute', (route) => {
     const isV4 = route.url.startsWith(`${API_PREFIX}/`) && route.url !== `${API_PREFIX}/openapi.json`;

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { enqueueJob } from '../../src/jobs/queue.ts';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`health and metrics [${dialect}]`, () => {
+    test('healthz and readyz answer without a token', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const health = await app.request('GET', '/healthz', { token: null });
+      assert.equal(health.status, 200);
+      assert.equal(health.body.status, 'ok');
+      const ready = await app.request('GET', '/readyz', { token: null });
+      assert.equal(ready.status, 200);
+      assert.equal(ready.body.database, dialect);
+    });
+
+    test('readyz is 503 once the database is gone', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      await app.runtime.database.close();
+      const ready = await app.request('GET', '/readyz', { token: null });
+      assert.equal(ready.status, 503);
+      assert.ok(ready.body.errors[0].reason);
+    });
+
+    test('metrics count requests per route and status, with latency and queue depth', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      await app.request('GET', '/v4/regions');
+      await app.request('GET', '/v4/regions');
+      await app.request('GET', '/v4/regions/nowhere');
+      await app.request('GET', '/v4/profile', { token: null });
+      const { ctx } = app.runtime;
+      await enqueueJob(ctx.db, ctx.clock, { kind: 'test.pending', runAt: ctx.clock.nowMs() + 60_000 });
+      const res = await app.request('GET', '/metrics', { token: null });
+      assert.equal(res.status, 200);
+      const text = String(res.body);
+      assert.match(text, /http_requests_total\{method="GET",route="\/v4\/regions",status="200"\} 2/);
+      assert.match(text, /http_requests_total\{method="GET",route="\/v4\/regions\/:regionId",status="404"\} 1/);
+      assert.match(text, /http_requests_total\{method="GET",route="\/v4\/profile",status="401"\} 1/);
+      assert.match(text, /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v4\/regions",status="200"\} 2/);
+      assert.match(text, /cumulo_jobs_queued 1/);
+    });
+  });
+}

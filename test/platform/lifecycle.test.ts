@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ADMIN_TOKEN, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
+import { pgUrlWithSchema, startServerProcess } from '../helpers/server-process.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`server process [${dialect}]`, () => {
+    test('first start prints a working token once; SIGTERM shuts down cleanly', async (t) => {
+      const env: Record<string, string> = { CUMULO_DATA_DIR: tempDir(t) };
+      if (dialect === 'postgres') env.DATABASE_URL = pgUrlWithSchema(PG_URL, await freshPgSchema(t));
+      const server = await startServerProcess(env);
+      t.after(() => server.child.kill('SIGKILL'));
+      const token = /^ {2}([0-9a-f]{64})$/m.exec(server.output())?.[1];
+      assert.ok(token, `a token is printed:\n${server.output()}`);
+      const profile = await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(profile.status, 200);
+      assert.equal(((await profile.json()) as { username: string }).username, 'admin');
+      const ready = await fetch(`${server.baseUrl}/readyz`);
+      assert.equal(ready.status, 200);
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.output());
+
+      const again = await startServerProcess(env);
+      t.after(() => again.child.kill('SIGKILL'));
+      assert.doesNotMatch(again.output(), /[0-9a-f]{64}/, 'the token is shown only on the first start');
+      const still = await fetch(`${again.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(still.status, 200);
+      again.child.kill('SIGINT');
+      assert.equal(await again.exited, 0, again.output());
+    });
+
+    test('the bootstrap token is ensured idempotently', async (t) => {
+      const env: Record<string, string> = { CUMULO_DATA_DIR: tempDir(t), CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN };
+      if (dialect === 'postgres') env.DATABASE_URL = pgUrlWithSchema(PG_URL, await freshPgSchema(t));
+      for (let i = 0; i < 2; i++) {
+        const server = await startServerProcess(env);
+        t.after(() => server.child.kill('SIGKILL'));
+        const res = await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+        assert.equal(res.status, 200);
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
+    });
+  });
+}
