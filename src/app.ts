@@ -34,8 +34,9 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    parseJson(request, body, done);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
   });
 
   app.addHook('onRoute', (route) => {
