@@ -2,8 +2,15 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { overlaps, parseCidr } from './cidr.ts';
+
+export const NODE_TYPE_CLASSES = ['nanode', 'standard', 'dedicated', 'gpu', 'highmem'] as const;
+export const KERNEL_ARCHITECTURES = ['x86_64', 'i386'] as const;
 
 const Price = Type.Object({ hourly: Type.Number({ minimum: 0 }), monthly: Type.Number({ minimum: 0 }) });
+/** Stored as the API renders it: UTC, second precision, no zone designator. */
+const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' });
+const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const RegionData = Type.Object({
   id: Type.String({ pattern: '^[a-z]{2}-[a-z]+(-[0-9]+)?$' }),
@@ -12,15 +19,15 @@ const RegionData = Type.Object({
   capabilities: Type.Array(Type.String()),
   resolvers: Type.Object({ ipv4: Type.String(), ipv6: Type.String() }),
   status: Type.Union([Type.Literal('ok'), Type.Literal('outage')]),
-  /** IPAM: the region's public IPv4 pool and IPv6 prefix; nodes draw addresses from them. */
-  ipv4_pool: Type.Optional(Type.String()),
-  ipv6_prefix: Type.Optional(Type.String()),
+  /** IPAM: the region's public IPv4 pool and IPv6 prefix (CIDR); nodes draw addresses from them. */
+  ipv4_pool: Type.String({ minLength: 1 }),
+  ipv6_prefix: Type.String({ minLength: 1 }),
 });
 
 const NodeTypeData = Type.Object({
   id: Type.String({ minLength: 1 }),
   label: Type.String(),
-  class: Type.Union(['nanode', 'standard', 'dedicated', 'gpu', 'highmem'].map((c) => Type.Literal(c))),
+  class: Literals(NODE_TYPE_CLASSES),
   disk: Type.Integer({ minimum: 1 }),
   memory: Type.Integer({ minimum: 1 }),
   vcpus: Type.Integer({ minimum: 1 }),
@@ -33,15 +40,15 @@ const NodeTypeData = Type.Object({
 });
 
 const KernelData = Type.Object({
-  id: Type.String({ pattern: '^node/' }),
+  id: Type.String({ pattern: '^node/[a-z0-9._-]+$' }),
   label: Type.String(),
   version: Type.String(),
   kvm: Type.Boolean(),
   xen: Type.Boolean(),
-  architecture: Type.Union([Type.Literal('x86_64'), Type.Literal('i386')]),
+  architecture: Literals(KERNEL_ARCHITECTURES),
   pvops: Type.Boolean(),
   deprecated: Type.Boolean(),
-  built: Type.String(),
+  built: Timestamp,
 });
 
 const PublicImageData = Type.Object({
@@ -51,8 +58,8 @@ const PublicImageData = Type.Object({
   description: Type.Union([Type.String(), Type.Null()]),
   size: Type.Integer({ minimum: 1 }),
   deprecated: Type.Boolean(),
-  created: Type.String(),
-  eol: Type.Union([Type.String(), Type.Null()]),
+  created: Timestamp,
+  eol: Type.Union([Timestamp, Type.Null()]),
 });
 
 export const CatalogData = Type.Object({
@@ -118,10 +125,45 @@ export function loadCatalog(path = DEFAULT_CATALOG_PATH): Catalog {
     );
   }
   const data = parsed as CatalogDataT;
-  for (const t of data.types) {
-    if (t.successor !== null && !data.types.some((o) => o.id === t.successor)) {
-      throw new CatalogError(`the catalog ${path}: type ${t.id} names an unknown successor ${t.successor}`);
-    }
+  const problems = catalogProblems(data);
+  if (problems.length) {
+    throw new CatalogError(`the catalog ${path} is not valid: ${problems.slice(0, 5).join('; ')}`);
   }
   return new Catalog(data, path);
+}
+
+/** What the schema cannot say: unique ids, known successors, well-formed address blocks no two regions share. */
+function catalogProblems(data: CatalogDataT): string[] {
+  const problems: string[] = [];
+  const collections = { regions: data.regions, types: data.types, kernels: data.kernels, images: data.images };
+  for (const [name, items] of Object.entries(collections)) {
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (seen.has(item.id)) problems.push(`/${name} lists ${item.id} twice`);
+      seen.add(item.id);
+    }
+  }
+  const typeIds = new Set(data.types.map((t) => t.id));
+  for (const t of data.types) {
+    if (t.successor !== null && !typeIds.has(t.successor)) {
+      problems.push(`type ${t.id} names an unknown successor ${t.successor}`);
+    }
+  }
+  const blocks: { owner: string; block: NonNullable<ReturnType<typeof parseCidr>> }[] = [];
+  for (const r of data.regions) {
+    for (const [field, text, version] of [
+      ['ipv4_pool', r.ipv4_pool, 4],
+      ['ipv6_prefix', r.ipv6_prefix, 6],
+    ] as const) {
+      const block = parseCidr(text);
+      if (!block || block.version !== version) {
+        problems.push(`region ${r.id} ${field} ${text} is not an IPv${version} network in CIDR form`);
+        continue;
+      }
+      const clash = blocks.find((b) => overlaps(b.block, block));
+      if (clash) problems.push(`region ${r.id} ${field} ${text} overlaps ${clash.owner}`);
+      blocks.push({ owner: `${field} of ${r.id}`, block });
+    }
+  }
+  return problems;
 }

@@ -1,0 +1,42 @@
+import net from 'node:net';
+
+/** An address block as a half-open range of integers, IPv4 and IPv6 alike. */
+export interface Block {
+  readonly version: 4 | 6;
+  readonly first: bigint;
+  readonly prefix: number;
+  readonly size: bigint;
+}
+
+function ipv4ToBigInt(address: string): bigint {
+  return address.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(octet), 0n);
+}
+
+function ipv6ToBigInt(address: string): bigint {
+  const [head = '', tail] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.reduce((acc, group) => (acc << 16n) | BigInt(`0x${group}`), 0n);
+}
+
+/** Parses `address/prefix`; null unless it is a network address (no host bits set). */
+export function parseCidr(text: string): Block | null {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(text);
+  if (!match?.[1] || !match[2]) return null;
+  const version = net.isIP(match[1]);
+  if (version !== 4 && version !== 6) return null;
+  // Embedded IPv4 tails (::ffff:1.2.3.4) are valid addresses but never a sensible pool.
+  if (version === 6 && match[1].includes('.')) return null;
+  const bits = version === 4 ? 32 : 128;
+  const prefix = Number(match[2]);
+  if (prefix > bits) return null;
+  const first = version === 4 ? ipv4ToBigInt(match[1]) : ipv6ToBigInt(match[1]);
+  const size = 1n << BigInt(bits - prefix);
+  if (first % size !== 0n) return null;
+  return { version, first, prefix, size };
+}
+
+export function overlaps(a: Block, b: Block): boolean {
+  return a.version === b.version && a.first < b.first + b.size && b.first < a.first + a.size;
+}
