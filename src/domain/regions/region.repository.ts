@@ -11,7 +11,6 @@ const FILTER: FilterSpec = {
     id: { column: 'id', type: 'string' },
     country: { column: 'country', type: 'string' },
     status: { column: 'status', type: 'string' },
-    label: { column: 'label', type: 'string' },
   },
   defaultOrder: { column: 'sort', direction: 'asc' },
   tiebreak: 'id',

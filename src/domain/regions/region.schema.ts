@@ -2,7 +2,6 @@ import { type Static, Type } from 'typebox';
 
 export const RegionSchema = Type.Object({
   id: Type.String(),
-  label: Type.String(),
   country: Type.String(),
   capabilities: Type.Array(Type.String()),
   status: Type.Union([Type.Literal('ok'), Type.Literal('outage')]),

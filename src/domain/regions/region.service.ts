@@ -7,7 +7,6 @@ import type { Region } from './region.schema.ts';
 export function regionRowToRegion(row: RegionRow): Region {
   return {
     id: row.id,
-    label: row.label,
     country: row.country,
     capabilities: JSON.parse(row.capabilities) as string[],
     status: row.status as Region['status'],

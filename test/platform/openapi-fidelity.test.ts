@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { buildTestApp } from '../helpers/app.ts';
+import {
+  type AllowEntry,
+  compareOperation,
+  formatMismatch,
+  isAllowed,
+  type JsonObject,
+  type Mismatch,
+  operationName,
+  operationsOf,
+} from '../helpers/openapi-compare.ts';
+
+const REFERENCE = fileURLToPath(new URL('../../../shared/reference/openapi.yaml', import.meta.url));
+const ALLOW_LIST = fileURLToPath(new URL('../fidelity-allowlist.json', import.meta.url));
+
+let referenceCache: JsonObject | undefined;
+function loadReference(): JsonObject {
+  referenceCache ??= parse(fs.readFileSync(REFERENCE, 'utf8')) as JsonObject;
+  return referenceCache;
+}
+
+function loadAllowList(): AllowEntry[] {
+  const raw = JSON.parse(fs.readFileSync(ALLOW_LIST, 'utf8')) as { entries?: unknown };
+  assert.ok(Array.isArray(raw.entries), 'the allow-list holds an "entries" array');
+  return raw.entries.map((e: unknown, i: number) => {
+    const entry = e as Partial<Record<keyof AllowEntry, unknown>>;
+    for (const key of ['operation', 'path', 'reason'] as const) {
+      assert.ok(typeof entry[key] === 'string' && entry[key] !== '', `allow-list entry ${i} needs a non-empty ${key}`);
+    }
+    return entry as AllowEntry;
+  });
+}
+
+// The document does not depend on the database, so one dialect is enough here.
+describe('generated API document against the reference (4.106.1)', () => {
+  test('the allow-list names reference operations, once each, with a reason', () => {
+    const reference = loadReference();
+    const known = new Set(operationsOf(reference).map((o) => operationName(o.method, o.path)));
+    const seen = new Set<string>();
+    for (const entry of loadAllowList()) {
+      assert.ok(known.has(entry.operation), `allow-list: ${entry.operation} is not an operation of the reference`);
+      const key = `${entry.operation} ${entry.path}`;
+      assert.ok(!seen.has(key), `allow-list: ${key} is listed twice`);
+      seen.add(key);
+    }
+  });
+
+  test('every served operation matches the reference', async (t) => {
+    const app = await buildTestApp(t, { dialect: 'sqlite' });
+    const res = await app.request('GET', '/v4/openapi.json', { token: null });
+    assert.equal(res.status, 200);
+    const doc = res.body as JsonObject;
+    const reference = loadReference();
+    const allow = loadAllowList();
+    const operations = operationsOf(doc);
+    assert.ok(operations.length > 0, 'the document lists operations');
+
+    const found: Mismatch[] = [];
+    for (const { method, path } of operations) {
+      await t.test(operationName(method, path), () => {
+        const mismatches = compareOperation(reference, doc, method, path);
+        found.push(...mismatches);
+        const unexpected = mismatches.filter((m) => !isAllowed(m, allow));
+        assert.equal(unexpected.length, 0, `differences from the reference:\n  ${unexpected.map(formatMismatch).join('\n  ')}`);
+      });
+    }
+
+    await t.test('no allow-list entry for a served operation is stale', () => {
+      const served = new Set(operations.map((o) => operationName(o.method, o.path)));
+      const stale = allow.filter((a) => served.has(a.operation) && !found.some((m) => isAllowed(m, [a])));
+      assert.deepEqual(
+        stale.map((a) => `${a.operation} ${a.path}`),
+        [],
+        'these allow-list entries match no difference any more; remove them',
+      );
+    });
+  });
+});
