@@ -38,8 +38,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     transform: ({ schema, url, route }) => {
       const access = route.config?.access;
       if (!access || !url.startsWith(`${API_PREFIX}/`)) return { schema: { ...schema, hide: true }, url };
+      // An empty requirement ({}) is how OpenAPI says a token is optional (public images).
       const security: Record<string, string[]>[] =
-        'public' in access ? [] : [{ personalAccessToken: [] }, { oauth: [...access.scopes] }];
+        'public' in access ? [] : [{ personalAccessToken: [] }, { oauth: [...access.scopes] }, ...(access.optional ? [{}] : [])];
       const path = route.config?.openapiPath ?? url.slice(API_PREFIX.length);
       return { schema: { ...schema, security } as typeof schema, url: path };
     },
