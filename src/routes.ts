@@ -1,11 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { eventRoutes } from './domain/events/event.routes.ts';
+import { imageRoutes } from './domain/images/image.routes.ts';
+import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
+import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { profileRoutes } from './domain/profile/profile.routes.ts';
 import { regionRoutes } from './domain/regions/region.routes.ts';
 
 /** Every v4 resource group; mounted under /v4. */
 export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(regionRoutes);
+  await app.register(nodeTypeRoutes);
+  await app.register(kernelRoutes);
+  await app.register(imageRoutes);
   await app.register(eventRoutes);
   await app.register(profileRoutes);
 };

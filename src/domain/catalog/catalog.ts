@@ -10,7 +10,6 @@ export const KERNEL_ARCHITECTURES = ['x86_64', 'i386'] as const;
 const Price = Type.Object({ hourly: Type.Number({ minimum: 0 }), monthly: Type.Number({ minimum: 0 }) });
 /** Stored as the API renders it: UTC, second precision, no zone designator. */
 const Timestamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$' });
-const Literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const RegionData = Type.Object({
   id: Type.String({ pattern: '^[a-z]{2}-[a-z]+(-[0-9]+)?$' }),
@@ -18,7 +17,7 @@ const RegionData = Type.Object({
   country: Type.String({ minLength: 2, maxLength: 2 }),
   capabilities: Type.Array(Type.String()),
   resolvers: Type.Object({ ipv4: Type.String(), ipv6: Type.String() }),
-  status: Type.Union([Type.Literal('ok'), Type.Literal('outage')]),
+  status: Type.Enum(['ok', 'outage']),
   /** IPAM: the region's public IPv4 pool and IPv6 prefix (CIDR); nodes draw addresses from them. */
   ipv4_pool: Type.String({ minLength: 1 }),
   ipv6_prefix: Type.String({ minLength: 1 }),
@@ -27,7 +26,7 @@ const RegionData = Type.Object({
 const NodeTypeData = Type.Object({
   id: Type.String({ minLength: 1 }),
   label: Type.String(),
-  class: Literals(NODE_TYPE_CLASSES),
+  class: Type.Enum(NODE_TYPE_CLASSES),
   disk: Type.Integer({ minimum: 1 }),
   memory: Type.Integer({ minimum: 1 }),
   vcpus: Type.Integer({ minimum: 1 }),
@@ -45,7 +44,7 @@ const KernelData = Type.Object({
   version: Type.String(),
   kvm: Type.Boolean(),
   xen: Type.Boolean(),
-  architecture: Literals(KERNEL_ARCHITECTURES),
+  architecture: Type.Enum(KERNEL_ARCHITECTURES),
   pvops: Type.Boolean(),
   deprecated: Type.Boolean(),
   built: Timestamp,
@@ -119,10 +118,11 @@ export function loadCatalog(path = DEFAULT_CATALOG_PATH): Catalog {
     throw new CatalogError(`cannot read the catalog ${path}: ${(err as Error).message}`);
   }
   if (!Value.Check(CatalogData, parsed)) {
-    const first = [...Value.Errors(CatalogData, parsed)].slice(0, 5);
-    throw new CatalogError(
-      `the catalog ${path} is not valid: ${first.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`,
-    );
+    const reasons = [...Value.Errors(CatalogData, parsed)].map((e) => {
+      const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+      return `${e.instancePath || '/'} ${e.message}${allowed ? ` (${allowed.join(', ')})` : ''}`;
+    });
+    throw new CatalogError(`the catalog ${path} is not valid: ${[...new Set(reasons)].slice(0, 5).join('; ')}`);
   }
   const data = parsed as CatalogDataT;
   const problems = catalogProblems(data);
