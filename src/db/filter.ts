@@ -111,8 +111,10 @@ class Compiler {
     if (op === 'contains') {
       return sql<SqlBool>`lower(${column}) like ${`%${escapeLike(String(stored).toLowerCase())}%`} escape '\\'`;
     }
-    if (op === 'neq') return sql<SqlBool>`(${column} is null or ${column} <> ${stored})`;
-    return sql<SqlBool>`${column} ${sql.raw(SQL_OPS[op])} ${stored}`;
+    // As bigint, an integer beyond a 32-bit column's range compares instead of failing the query.
+    const operand = field.type === 'integer' ? sql`cast(${stored} as bigint)` : sql`${stored}`;
+    if (op === 'neq') return sql<SqlBool>`(${column} is null or ${column} <> ${operand})`;
+    return sql<SqlBool>`${column} ${sql.raw(SQL_OPS[op])} ${operand}`;
   }
 
   order(input: unknown): CompiledFilter['orderBy'] {
@@ -145,6 +147,8 @@ class Compiler {
 function checkValue(name: string, field: FilterField, op: FilterOp, value: unknown): FilterValue {
   const bad = (what: string) => fail.badRequest(`${name}: ${what}`, FIELD);
   if (value === null) return null;
+  // No stored text holds NUL, and PostgreSQL rejects the whole query over one.
+  if (typeof value === 'string' && value.includes('\u0000')) throw bad('text may not contain the NUL character');
   if (op === 'contains') {
     if (field.type !== 'string') throw bad('+contains applies only to text fields');
     if (typeof value !== 'string') throw bad('+contains takes a string');

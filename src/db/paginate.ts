@@ -30,7 +30,11 @@ export async function paginate<DB, TB extends keyof DB, O>(
     .executeTakeFirstOrThrow()) as { n: number | string };
   const results = Number(counted.n);
   let ordered = filtered.clearOrderBy();
-  for (const o of orderBy) ordered = ordered.orderBy(sql.ref(o.column), o.direction);
+  // The databases disagree on where nulls sort; say it, the way PostgreSQL's indexes already
+  // order them (nulls highest), so SQLite agrees and PostgreSQL can still read the order off an index.
+  for (const o of orderBy) {
+    ordered = ordered.orderBy(sql.ref(o.column), (ob) => (o.direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
+  }
   const data = await ordered
     .limit(request.pageSize)
     .offset((request.page - 1) * request.pageSize)
