@@ -1,9 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './domain/account/account.routes.ts';
+import { userRoutes } from './domain/account/user.routes.ts';
 import { eventRoutes } from './domain/events/event.routes.ts';
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { profileRoutes } from './domain/profile/profile.routes.ts';
+import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';
+import { tokenRoutes } from './domain/profile/token.routes.ts';
 import { regionRoutes } from './domain/regions/region.routes.ts';
 
 /** Every v4 resource group; mounted under /v4. */
@@ -14,4 +18,8 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(imageRoutes);
   await app.register(eventRoutes);
   await app.register(profileRoutes);
+  await app.register(tokenRoutes);
+  await app.register(sshKeyRoutes);
+  await app.register(accountRoutes);
+  await app.register(userRoutes);
 };

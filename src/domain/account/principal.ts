@@ -20,3 +20,18 @@ export interface AccountScope {
 export function scopeOf(p: Principal): AccountScope {
   return { accountId: p.accountId, restrictedUserId: p.restricted ? p.userId : null };
 }
+
+/** Who an event names as its author: a user, or nobody when the operator acts (CLI). */
+export interface Actor {
+  accountId: number;
+  userId: number | null;
+  username: string | null;
+}
+
+export function actorOf(p: Principal): Actor {
+  return { accountId: p.accountId, userId: p.userId, username: p.username };
+}
+
+export function operatorIn(accountId: number): Actor {
+  return { accountId, userId: null, username: null };
+}

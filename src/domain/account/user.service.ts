@@ -1,12 +1,29 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { fail } from '../../errors.ts';
 import { randomUuid } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { type EntityRef, recordEvent } from '../events/event.service.ts';
+import { sshKeyLabelsOf } from '../profile/ssh-key.service.ts';
 import { type AccountRow, insertAccount } from './account.repository.ts';
+import { deleteEntityGrantsOf } from './entity-grant.repository.ts';
 import { type GlobalGrants, noGlobalGrants, parseGlobalGrants } from './grants.ts';
-import type { Principal } from './principal.ts';
-import { findUserById, insertUser, type UserRow } from './user.repository.ts';
+import type { Actor, Principal } from './principal.ts';
+import {
+  deleteUser as deleteUserRow,
+  findUserById,
+  findUserByName,
+  findUserByNameInAnyAccount,
+  insertUser,
+  listUsers,
+  type UserRow,
+  updateUser as updateUserRow,
+  usernameTaken,
+} from './user.repository.ts';
+import type { CreateUser, UpdateUser, User } from './user.schema.ts';
+import type { UserTable } from './user.table.ts';
 
 /** Global grants of the principal's user; everything for unrestricted users. */
 export async function loadGlobalGrants(db: Kysely<Database>, principal: Principal): Promise<GlobalGrants> {
@@ -64,5 +81,108 @@ export async function createUserRow(db: Kysely<Database>, ctx: Context, spec: Ne
     lish_auth_method: 'keys_only',
     authorized_keys: '[]',
     created: toTimestamp(ctx.clock.nowMs()),
+  });
+}
+
+export function userRowToUser(row: UserRow, sshKeys: readonly string[]): User {
+  return {
+    username: row.username,
+    email: row.email,
+    restricted: row.restricted === 1,
+    ssh_keys: [...sshKeys],
+    tfa_enabled: false,
+  };
+}
+
+function entityOf(row: UserRow): EntityRef {
+  return { id: row.id, type: 'user', label: row.username, url: `/v4/account/users/${encodeURIComponent(row.username)}` };
+}
+
+async function toUser(db: Kysely<Database>, row: UserRow): Promise<User> {
+  const labels = await sshKeyLabelsOf(db, row.account_id, [row.id]);
+  return userRowToUser(row, labels.get(row.id) ?? []);
+}
+
+async function existingUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow> {
+  const row = await findUserByName(db, accountId, username);
+  if (!row) throw fail.notFound('User not found');
+  return row;
+}
+
+/** The operator's lookup by username alone (usernames are unique across the service). */
+export async function findUserAnywhere(ctx: Context, username: string): Promise<UserRow> {
+  const row = await findUserByNameInAnyAccount(ctx.db, username);
+  if (!row) throw fail.notFound(`No user named ${username}`);
+  return row;
+}
+
+export async function getUsers(ctx: Context, accountId: number, request: PageRequest) {
+  const page = await listUsers(ctx.db, accountId, request);
+  const labels = await sshKeyLabelsOf(
+    ctx.db,
+    accountId,
+    page.data.map((u) => u.id),
+  );
+  return mapPage(page, (row) => userRowToUser(row, labels.get(row.id) ?? []));
+}
+
+export async function getUser(ctx: Context, accountId: number, username: string): Promise<User> {
+  return toUser(ctx.db, await existingUser(ctx.db, accountId, username));
+}
+
+/** Adds a user to the actor's account within the caller's transaction, with its event. */
+export async function addUser(db: Kysely<Database>, ctx: Context, actor: Actor, body: CreateUser): Promise<UserRow> {
+  if (await usernameTaken(db, body.username)) throw fail.badRequest('Username taken', 'username');
+  const row = await createUserRow(db, ctx, {
+    accountId: actor.accountId,
+    username: body.username,
+    email: body.email,
+    restricted: body.restricted ?? false,
+  });
+  await recordEvent(db, ctx, actor, { action: 'user_create', entity: entityOf(row) });
+  return row;
+}
+
+export async function createUser(ctx: Context, actor: Actor, body: CreateUser): Promise<User> {
+  return ctx.db.transaction().execute(async (trx) => toUser(trx, await addUser(trx, ctx, actor, body)));
+}
+
+/**
+ * Changing whether a user is restricted starts it over with no grants. A user may not change its own
+ * restricted status: only unrestricted users manage users, so doing it would lock itself out.
+ */
+export async function updateUser(ctx: Context, actor: Actor, username: string, body: UpdateUser): Promise<User> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const user = await existingUser(trx, actor.accountId, username);
+    if (body.username === undefined && body.email === undefined && body.restricted === undefined) return toUser(trx, user);
+    const values: Updateable<UserTable> = {};
+    if (body.username !== undefined && body.username !== user.username) {
+      if (await usernameTaken(trx, body.username, user.id)) throw fail.badRequest('Username taken', 'username');
+      values.username = body.username;
+    }
+    if (body.email !== undefined) values.email = body.email;
+    const restricted = body.restricted === undefined ? undefined : body.restricted ? 1 : 0;
+    if (restricted !== undefined && restricted !== user.restricted) {
+      if (user.id === actor.userId) throw fail.badRequest('You cannot change whether your own user is restricted', 'restricted');
+      values.restricted = restricted;
+      values.global_grants = JSON.stringify(noGlobalGrants());
+      await deleteEntityGrantsOf(trx, actor.accountId, user.id);
+    }
+    const row = Object.keys(values).length ? await updateUserRow(trx, actor.accountId, user.id, values) : user;
+    await recordEvent(trx, ctx, actor, { action: 'user_update', entity: entityOf(row) });
+    return toUser(trx, row);
+  });
+}
+
+/**
+ * Removes a user with its tokens, SSH keys and grants. A user may not delete itself: only unrestricted
+ * users delete users, so refusing that keeps at least one unrestricted user in every account.
+ */
+export async function deleteUser(ctx: Context, actor: Actor, username: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const user = await existingUser(trx, actor.accountId, username);
+    if (user.id === actor.userId) throw fail.badRequest('You cannot delete your own user', 'username');
+    await deleteUserRow(trx, actor.accountId, user.id);
+    await recordEvent(trx, ctx, actor, { action: 'user_delete', entity: entityOf(user) });
   });
 }

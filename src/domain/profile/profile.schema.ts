@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../http/schemas.ts';
+import { Nullable, StringEnum } from '../../http/schemas.ts';
+
+const LISH_AUTH_METHODS = ['password_keys', 'keys_only', 'disabled'] as const;
 
 export const ProfileSchema = Type.Object({
   uid: Type.Integer(),
@@ -16,10 +18,21 @@ export const ProfileSchema = Type.Object({
     credit: Type.Integer(),
   }),
   ip_whitelist_enabled: Type.Boolean(),
-  lish_auth_method: Type.Union([Type.Literal('password_keys'), Type.Literal('keys_only'), Type.Literal('disabled')]),
+  lish_auth_method: StringEnum(LISH_AUTH_METHODS),
   authorized_keys: Nullable(Type.Array(Type.String())),
   two_factor_auth: Type.Boolean(),
   restricted: Type.Boolean(),
-  authentication_type: Type.Union([Type.Literal('password'), Type.Literal('github')]),
+  authentication_type: StringEnum(['password', 'github'] as const),
 });
 export type Profile = Static<typeof ProfileSchema>;
+
+/** Editable fields; the read-only ones a client echoes back (uid, username, referrals, ...) are ignored. */
+export const UpdateProfileBody = Type.Object({
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  email_notifications: Type.Optional(Type.Boolean()),
+  ip_whitelist_enabled: Type.Optional(Type.Boolean()),
+  lish_auth_method: Type.Optional(StringEnum(LISH_AUTH_METHODS)),
+  authorized_keys: Type.Optional(Nullable(Type.Array(Type.String(), { maxItems: 100 }))),
+});
+export type UpdateProfile = Static<typeof UpdateProfileBody>;

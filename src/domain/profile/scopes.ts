@@ -45,11 +45,16 @@ export function parseScopes(text: string, field = 'scopes'): { canonical: string
     const r = resource as ScopeResource;
     if (set.get(r) !== 'read_write') set.set(r, level);
   }
-  const canonical = [...set.entries()]
+  return { canonical: formatScopes(set), set };
+}
+
+/** The canonical text of a scope set: `*`, or `resource:level` items sorted by resource. */
+export function formatScopes(set: ScopeSet): string {
+  if (set === '*') return '*';
+  return [...set.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([r, l]) => `${r}:${l}`)
     .join(' ');
-  return { canonical, set };
 }
 
 /** A read_write scope implies read_only on the same resource. */

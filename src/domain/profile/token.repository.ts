@@ -1,11 +1,65 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { type PageRequest, paginate } from '../../db/paginate.ts';
 import type { TokenTable } from './token.table.ts';
 
 export type TokenRow = Selectable<TokenTable>;
 
+const FILTER: FilterSpec = {
+  fields: {
+    created: { column: 'tokens.created', type: 'datetime' },
+    label: { column: 'tokens.label', type: 'string' },
+  },
+  defaultOrder: { column: 'tokens.id', direction: 'asc' },
+  tiebreak: 'tokens.id',
+};
+
+export interface TokenOwner {
+  accountId: number;
+  userId: number;
+}
+
+/** The user's tokens that have not expired at `now` (a stored timestamp). */
+function liveTokens(db: Kysely<Database>, owner: TokenOwner, now: string) {
+  return db
+    .selectFrom('tokens')
+    .selectAll('tokens')
+    .where('tokens.account_id', '=', owner.accountId)
+    .where('tokens.user_id', '=', owner.userId)
+    .where((eb) => eb.or([eb('tokens.expiry', 'is', null), eb('tokens.expiry', '>', now)]));
+}
+
 export async function insertToken(db: Kysely<Database>, values: Insertable<TokenTable>): Promise<TokenRow> {
   return db.insertInto('tokens').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function listTokens(db: Kysely<Database>, owner: TokenOwner, now: string, request: PageRequest) {
+  return paginate(liveTokens(db, owner, now), request, FILTER);
+}
+
+export function findToken(db: Kysely<Database>, owner: TokenOwner, now: string, id: number): Promise<TokenRow | undefined> {
+  return liveTokens(db, owner, now).where('tokens.id', '=', id).executeTakeFirst();
+}
+
+export function updateTokenLabel(db: Kysely<Database>, owner: TokenOwner, id: number, label: string): Promise<TokenRow> {
+  return db
+    .updateTable('tokens')
+    .set({ label })
+    .where('account_id', '=', owner.accountId)
+    .where('user_id', '=', owner.userId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteToken(db: Kysely<Database>, owner: TokenOwner, id: number): Promise<void> {
+  await db
+    .deleteFrom('tokens')
+    .where('account_id', '=', owner.accountId)
+    .where('user_id', '=', owner.userId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The token and its user, by the hash of the presented value. */

@@ -2,11 +2,28 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { fail } from '../../errors.ts';
+import { enqueueJob } from '../../jobs/queue.ts';
 import { randomHex } from '../../random.ts';
-import { toTimestamp } from '../../time/timestamp.ts';
-import type { Principal } from '../account/principal.ts';
-import { parseScopes } from './scopes.ts';
-import { findTokenByHash, insertToken, type TokenRow } from './token.repository.ts';
+import { normalizeTimestamp, toTimestamp } from '../../time/timestamp.ts';
+import { type Actor, actorOf, type Principal } from '../account/principal.ts';
+import { type EntityRef, recordEvent } from '../events/event.service.ts';
+import { formatScopes, parseScopes, type ScopeSet, scopesWithin } from './scopes.ts';
+import { TOKEN_EXPIRE } from './token.jobs.ts';
+import {
+  deleteToken as deleteTokenRow,
+  findToken,
+  findTokenByHash,
+  insertToken,
+  listTokens,
+  type TokenOwner,
+  type TokenRow,
+  updateTokenLabel,
+} from './token.repository.ts';
+import type { CreateToken, Token, UpdateToken } from './token.schema.ts';
+
+const PREFIX_LENGTH = 16;
 
 export function hashToken(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
@@ -48,9 +65,113 @@ export async function issueToken(db: Kysely<Database>, ctx: Context, spec: NewTo
     label: spec.label,
     scopes: spec.scopes,
     token_hash: hashToken(value),
-    token_prefix: value.slice(0, 16),
+    token_prefix: value.slice(0, PREFIX_LENGTH),
     created: toTimestamp(ctx.clock.nowMs()),
     expiry: spec.expiry,
   });
   return { row, value };
+}
+
+/** The API form; `value` only in the answer to the create, the stored prefix everywhere else. */
+export function tokenRowToToken(row: TokenRow, value?: string): Token {
+  return {
+    id: row.id,
+    scopes: row.scopes,
+    created: row.created,
+    label: row.label,
+    token: value ?? row.token_prefix,
+    expiry: row.expiry,
+  };
+}
+
+function ownerOf(p: Principal): TokenOwner {
+  return { accountId: p.accountId, userId: p.userId };
+}
+
+function entityOf(row: TokenRow): EntityRef {
+  return { id: row.id, type: 'token', label: row.label, url: `/v4/profile/tokens/${row.id}` };
+}
+
+function nowStamp(ctx: Context): string {
+  return toTimestamp(ctx.clock.nowMs());
+}
+
+async function ownToken(db: Kysely<Database>, ctx: Context, principal: Principal, id: number): Promise<TokenRow> {
+  const row = await findToken(db, ownerOf(principal), nowStamp(ctx), id);
+  if (!row) throw fail.notFound('Token not found');
+  return row;
+}
+
+export async function getTokens(ctx: Context, principal: Principal, request: PageRequest) {
+  return mapPage(await listTokens(ctx.db, ownerOf(principal), nowStamp(ctx), request), (row) => tokenRowToToken(row));
+}
+
+export async function getToken(ctx: Context, principal: Principal, id: number): Promise<Token> {
+  return tokenRowToToken(await ownToken(ctx.db, ctx, principal, id));
+}
+
+/** The stored expiry of a create request: absent or null for none, otherwise a time still to come. */
+function expiryOf(ctx: Context, expiry: string | null | undefined): string | null {
+  if (expiry === undefined || expiry === null) return null;
+  const stored = normalizeTimestamp(expiry);
+  if (stored === null) throw fail.badRequest('Must be an ISO 8601 date-time', 'expiry');
+  if (Date.parse(`${stored}Z`) <= ctx.clock.nowMs()) throw fail.badRequest('Must be in the future', 'expiry');
+  return stored;
+}
+
+/**
+ * Creates a token for `owner` with at most the scopes of `ceiling` (the calling token's own; `*` when
+ * the operator acts), and schedules its removal at expiry in the same transaction.
+ */
+export async function createToken(
+  ctx: Context,
+  actor: Actor,
+  owner: TokenOwner,
+  ceiling: ScopeSet,
+  body: CreateToken,
+): Promise<Token> {
+  const scopes = parseScopes(body.scopes ?? formatScopes(ceiling));
+  if (!scopesWithin(scopes.set, ceiling)) {
+    throw fail.badRequest(`A token cannot have more scopes than the token that creates it (${formatScopes(ceiling)})`, 'scopes');
+  }
+  const expiry = expiryOf(ctx, body.expiry);
+  const label = body.label ?? `token-${nowStamp(ctx).replace(/\D/g, '')}`;
+  return ctx.db.transaction().execute(async (trx) => {
+    const { row, value } = await issueToken(trx, ctx, { ...owner, label, scopes: scopes.canonical, expiry });
+    if (expiry !== null) {
+      await enqueueJob(trx, ctx.clock, {
+        kind: TOKEN_EXPIRE,
+        payload: { tokenId: row.id },
+        runAt: Date.parse(`${expiry}Z`),
+        accountId: owner.accountId,
+        dedupeKey: `${TOKEN_EXPIRE}:${row.id}`,
+      });
+    }
+    await recordEvent(trx, ctx, actor, { action: 'token_create', entity: entityOf(row) });
+    return tokenRowToToken(row, value);
+  });
+}
+
+/** The create request of the API: the caller's own token, at most as strong as the one it uses. */
+export function createOwnToken(ctx: Context, principal: Principal, body: CreateToken): Promise<Token> {
+  return createToken(ctx, actorOf(principal), ownerOf(principal), principal.scopes, body);
+}
+
+export async function updateToken(ctx: Context, principal: Principal, id: number, body: UpdateToken): Promise<Token> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = await ownToken(trx, ctx, principal, id);
+    if (body.label === undefined) return tokenRowToToken(current);
+    const row = await updateTokenLabel(trx, ownerOf(principal), id, body.label);
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'token_update', entity: entityOf(row) });
+    return tokenRowToToken(row);
+  });
+}
+
+/** Revokes a token at once; revoking the very token of the request is allowed. */
+export async function deleteToken(ctx: Context, principal: Principal, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await ownToken(trx, ctx, principal, id);
+    await deleteTokenRow(trx, ownerOf(principal), id);
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'token_delete', entity: entityOf(row) });
+  });
 }

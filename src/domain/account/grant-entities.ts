@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { findImageEntities, type GrantEntity } from './grant-entity.repository.ts';
+import type { GrantEntityType } from './grants.ts';
+
+export type { GrantEntity };
+
+/** The account's entities of one type, with labels: all of them, or those among `ids`. */
+export type GrantEntityLookup = (db: Kysely<Database>, accountId: number, ids?: readonly number[]) => Promise<GrantEntity[]>;
+
+/**
+ * How each grantable entity type is looked up: whether an id exists in the account, and its label.
+ * A resource group plugs its lookup in here when its table arrives; until then (null) ids are
+ * taken as given and shown with an empty label.
+ */
+export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityLookup | null>> = {
+  node: null,
+  domain: null,
+  nodebalancer: null,
+  image: findImageEntities,
+  longview: null,
+  stackscript: null,
+  volume: null,
+  firewall: null,
+};

@@ -1,0 +1,54 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, StringEnum } from '../../http/schemas.ts';
+
+/** The entity lists of the grants object, as the reference has them (it has none for firewalls). */
+export const GRANTS_ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'] as const;
+export type GrantsEntityList = (typeof GRANTS_ENTITY_LISTS)[number];
+
+const Permissions = Nullable(StringEnum(['read_only', 'read_write'] as const));
+
+const GlobalGrantsSchema = Type.Object({
+  add_nodes: Type.Boolean(),
+  add_longview: Type.Boolean(),
+  longview_subscription: Type.Boolean(),
+  account_access: Permissions,
+  cancel_account: Type.Boolean(),
+  add_domains: Type.Boolean(),
+  add_stackscripts: Type.Boolean(),
+  add_nodebalancers: Type.Boolean(),
+  add_images: Type.Boolean(),
+  add_volumes: Type.Boolean(),
+  add_firewalls: Type.Boolean(),
+});
+
+const Grant = Type.Object({ id: Type.Integer(), permissions: Permissions, label: Type.String() });
+
+export const GrantsSchema = Type.Object({
+  global: GlobalGrantsSchema,
+  node: Type.Array(Grant),
+  domain: Type.Array(Grant),
+  nodebalancer: Type.Array(Grant),
+  image: Type.Array(Grant),
+  longview: Type.Array(Grant),
+  stackscript: Type.Array(Grant),
+  volume: Type.Array(Grant),
+});
+export type Grants = Static<typeof GrantsSchema>;
+
+/** `label` is read-only and ignored; a null permission takes the grant away. */
+const GrantChange = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 2147483647 }), permissions: Permissions });
+export type GrantChangeT = Static<typeof GrantChange>;
+const GrantChanges = Type.Optional(Type.Array(GrantChange, { maxItems: 10000 }));
+
+/** Everything is optional: what a request leaves out stays as it was. */
+export const UpdateGrantsBody = Type.Object({
+  global: Type.Optional(Type.Partial(GlobalGrantsSchema)),
+  node: GrantChanges,
+  domain: GrantChanges,
+  nodebalancer: GrantChanges,
+  image: GrantChanges,
+  longview: GrantChanges,
+  stackscript: GrantChanges,
+  volume: GrantChanges,
+});
+export type UpdateGrants = Static<typeof UpdateGrantsBody>;

@@ -1,0 +1,122 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { type ErrorItem, fail } from '../../errors.ts';
+import { type EntityGrantRow, findEntityGrants, putEntityGrant } from './entity-grant.repository.ts';
+import { GRANT_ENTITY_LOOKUPS, type GrantEntity } from './grant-entities.ts';
+import {
+  GRANTS_ENTITY_LISTS,
+  type GrantChangeT,
+  type Grants,
+  type GrantsEntityList,
+  type UpdateGrants,
+} from './grants.schema.ts';
+import { type GrantEntityType, type Permission, parseGlobalGrants } from './grants.ts';
+import type { Principal } from './principal.ts';
+import { findUserById, findUserByName, type UserRow, updateUser } from './user.repository.ts';
+
+type GrantView = Grants['node'][number];
+
+/**
+ * A restricted user's grants. `every`: each entity of the account with the user's permission on it
+ * (null where none), as an administrator sees them; otherwise only the entities the user holds a grant on.
+ */
+async function grantsOf(db: Kysely<Database>, user: UserRow, every: boolean): Promise<Grants> {
+  const rows = await findEntityGrants(db, user.account_id, user.id);
+  const byType = {} as Record<GrantsEntityList, GrantView[]>;
+  for (const type of GRANTS_ENTITY_LISTS) byType[type] = await entityGrants(db, user.account_id, type, rows, every);
+  return { global: parseGlobalGrants(user.global_grants), ...byType };
+}
+
+async function entityGrants(
+  db: Kysely<Database>,
+  accountId: number,
+  type: GrantEntityType,
+  rows: readonly EntityGrantRow[],
+  every: boolean,
+): Promise<GrantView[]> {
+  const held = new Map(rows.filter((r) => r.entity_type === type).map((r) => [r.entity_id, r.permissions as Permission]));
+  const lookup = GRANT_ENTITY_LOOKUPS[type];
+  if (!lookup) return [...held].map(([id, permissions]) => ({ id, permissions, label: '' }));
+  const entities = every ? await lookup(db, accountId) : await lookup(db, accountId, [...held.keys()]);
+  return entities.map((e) => ({ id: e.id, permissions: held.get(e.id) ?? null, label: e.label }));
+}
+
+async function restrictedUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow | null> {
+  const user = await findUserByName(db, accountId, username);
+  if (!user) throw fail.notFound('User not found');
+  return user.restricted === 1 ? user : null;
+}
+
+/** The user's grants; null for an unrestricted user, who needs none. */
+export async function getUserGrants(ctx: Context, accountId: number, username: string): Promise<Grants | null> {
+  const user = await restrictedUser(ctx.db, accountId, username);
+  return user ? grantsOf(ctx.db, user, true) : null;
+}
+
+/** The calling user's own grants, limited to what it holds; null when unrestricted. */
+export async function getProfileGrants(ctx: Context, principal: Principal): Promise<Grants | null> {
+  if (!principal.restricted) return null;
+  const user = await findUserById(ctx.db, principal.accountId, principal.userId);
+  if (!user) throw fail.unauthorized();
+  return grantsOf(ctx.db, user, false);
+}
+
+/** Sets what the request names; global flags and entity grants it leaves out stay as they were. */
+export async function updateUserGrants(
+  ctx: Context,
+  accountId: number,
+  username: string,
+  changes: UpdateGrants,
+): Promise<Grants> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const user = await restrictedUser(trx, accountId, username);
+    if (!user) throw fail.badRequest('This user is unrestricted: it may do everything and takes no grants', 'username');
+    const problems: ErrorItem[] = [];
+    for (const type of GRANTS_ENTITY_LISTS) {
+      const list = changes[type];
+      if (list) problems.push(...(await checkEntityChanges(trx, accountId, type, list)));
+    }
+    if (problems.length) throw fail.invalid(problems);
+    let row = user;
+    if (changes.global) {
+      const global = { ...parseGlobalGrants(user.global_grants), ...changes.global };
+      row = await updateUser(trx, accountId, user.id, { global_grants: JSON.stringify(global) });
+    }
+    for (const type of GRANTS_ENTITY_LISTS) {
+      for (const change of changes[type] ?? []) {
+        await putEntityGrant(trx, {
+          accountId,
+          userId: user.id,
+          entityType: type,
+          entityId: change.id,
+          permissions: change.permissions,
+        });
+      }
+    }
+    return grantsOf(trx, row, true);
+  });
+}
+
+/** Every id listed once, and (for types the service already stores) an entity of this account. */
+async function checkEntityChanges(
+  db: Kysely<Database>,
+  accountId: number,
+  type: GrantEntityType,
+  list: readonly GrantChangeT[],
+): Promise<ErrorItem[]> {
+  const problems: ErrorItem[] = [];
+  const seen = new Set<number>();
+  list.forEach((c, i) => {
+    if (seen.has(c.id)) problems.push({ field: `${type}[${i}].id`, reason: `${type} ${c.id} is listed more than once` });
+    seen.add(c.id);
+  });
+  const lookup = GRANT_ENTITY_LOOKUPS[type];
+  if (!lookup) return problems;
+  const found: GrantEntity[] = await lookup(db, accountId, [...seen]);
+  const known = new Set(found.map((e) => e.id));
+  list.forEach((c, i) => {
+    if (!known.has(c.id)) problems.push({ field: `${type}[${i}].id`, reason: `No ${type} with id ${c.id} on this account` });
+  });
+  return problems;
+}

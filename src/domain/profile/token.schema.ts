@@ -1,0 +1,36 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Timestamp } from '../../http/schemas.ts';
+import { PATTERN_REASON } from '../../http/validation.ts';
+
+export const TokenSchema = Type.Object({
+  id: Type.Integer(),
+  scopes: Type.String(),
+  created: Timestamp,
+  label: Type.String(),
+  /** The whole value once, in the answer to the create; the first 16 characters afterwards. */
+  token: Type.String(),
+  expiry: Nullable(Timestamp),
+});
+export type Token = Static<typeof TokenSchema>;
+
+const TokenLabel = Type.String({ minLength: 1, maxLength: 100 });
+
+/** ISO 8601 date-time; the zone may be left out (UTC), as in the reference's own examples. */
+const DateTimeInput = Type.String({
+  maxLength: 64,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$',
+  [PATTERN_REASON]: 'Must be an ISO 8601 date-time such as 2030-01-31T12:00:00',
+});
+
+export const CreateTokenBody = Type.Object({
+  scopes: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  expiry: Type.Optional(Nullable(DateTimeInput)),
+  label: Type.Optional(TokenLabel),
+});
+export type CreateToken = Static<typeof CreateTokenBody>;
+
+/** Only the label changes; the other fields are read-only and ignored. */
+export const UpdateTokenBody = Type.Object({ label: Type.Optional(TokenLabel) });
+export type UpdateToken = Static<typeof UpdateTokenBody>;
+
+export const TokenParams = Type.Object({ tokenId: Type.Integer({ minimum: 0, maximum: 2147483647 }) });

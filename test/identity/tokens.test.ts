@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { toTimestamp } from '../../src/time/timestamp.ts';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { admin, eventsOf, newAccount, newUser, tokenFor } from './factories.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`personal access tokens [${dialect}]`, () => {
+    test('create shows the whole value once; list and view show only its prefix', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const created = await app.request('POST', '/v4/profile/tokens', {
+        body: { label: 'ci', scopes: 'nodes:read_write,events:read_only' },
+      });
+      assert.equal(created.status, 200);
+      assert.match(created.body.token, /^[0-9a-f]{64}$/);
+      assert.equal(created.body.label, 'ci');
+      assert.equal(created.body.scopes, 'events:read_only nodes:read_write');
+      assert.equal(created.body.expiry, null);
+      assert.match(created.body.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+
+      const view = await app.request('GET', `/v4/profile/tokens/${created.body.id}`);
+      assert.equal(view.status, 200);
+      assert.equal(view.body.token, created.body.token.slice(0, 16));
+      assert.deepEqual({ ...view.body, token: created.body.token }, created.body);
+
+      const list = await app.request('GET', '/v4/profile/tokens');
+      assert.equal(list.status, 200);
+      assert.equal(list.body.results, 2); // the bootstrap token and the new one
+      for (const item of list.body.data) assert.equal(item.token.length, 16);
+
+      const works = await app.request('GET', '/v4/profile', { token: created.body.token });
+      assert.equal(works.status, 200);
+      assert.equal(works.body.username, 'admin');
+    });
+
+    test('list filters on label and pages', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      for (const label of ['alpha', 'beta', 'alphabet']) {
+        assert.equal((await app.request('POST', '/v4/profile/tokens', { body: { label } })).status, 200);
+      }
+      const filtered = await app.request('GET', '/v4/profile/tokens', {
+        headers: { 'x-filter': JSON.stringify({ label: { '+contains': 'alpha' } }) },
+      });
+      assert.equal(filtered.status, 200);
+      assert.deepEqual(
+        filtered.body.data.map((d: { label: string }) => d.label),
+        ['alpha', 'alphabet'],
+      );
+      const bad = await app.request('GET', '/v4/profile/tokens', { headers: { 'x-filter': '{"scopes":"*"}' } });
+      assert.equal(bad.status, 400);
+    });
+
+    test('without scopes the new token gets the caller token scopes; without label a generated one', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const narrow = await tokenFor(app, me, { scopes: 'account:read_write events:read_only' });
+      const res = await app.request('POST', '/v4/profile/tokens', { token: narrow, body: {} });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.scopes, 'account:read_write events:read_only');
+      assert.ok(res.body.label.length >= 1 && res.body.label.length <= 100);
+    });
+
+    test('a token cannot be created with more scopes than the calling token', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const narrow = await tokenFor(app, me, { scopes: 'account:read_write nodes:read_only' });
+      for (const scopes of ['*', 'nodes:read_write', 'domains:read_only']) {
+        const res = await app.request('POST', '/v4/profile/tokens', { token: narrow, body: { scopes } });
+        assert.equal(res.status, 400, scopes);
+        assert.equal(res.body.errors[0].field, 'scopes');
+        assert.match(res.body.errors[0].reason, /more scopes/);
+      }
+      const ok = await app.request('POST', '/v4/profile/tokens', { token: narrow, body: { scopes: 'nodes:read_only' } });
+      assert.equal(ok.status, 200);
+    });
+
+    test('create validates scopes, label and expiry', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const cases: [unknown, string][] = [
+        [{ scopes: 'nodes:write' }, 'scopes'],
+        [{ scopes: 'bogus:read_only' }, 'scopes'],
+        [{ label: '' }, 'label'],
+        [{ label: 'x'.repeat(101) }, 'label'],
+        [{ expiry: 'tomorrow' }, 'expiry'],
+        [{ expiry: '2001-01-01T00:00:00' }, 'expiry'],
+        [{ expiry: 12 }, 'expiry'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await app.request('POST', '/v4/profile/tokens', { body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.errors[0].field, field, JSON.stringify(body));
+      }
+      const past = await app.request('POST', '/v4/profile/tokens', { body: { expiry: '2001-01-01T00:00:00Z' } });
+      assert.equal(past.body.errors[0].reason, 'Must be in the future');
+      const nullExpiry = await app.request('POST', '/v4/profile/tokens', { body: { expiry: null } });
+      assert.equal(nullExpiry.status, 200);
+      assert.equal(nullExpiry.body.expiry, null);
+    });
+
+    test('an expiry is stored in UTC at second precision', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const at = app.runtime.ctx.clock.nowMs() + 3_600_000;
+      const local = new Date(at).toISOString().replace('Z', '+00:00');
+      const res = await app.request('POST', '/v4/profile/tokens', { body: { expiry: local } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.expiry, toTimestamp(at));
+    });
+
+    test('update changes only the label and records token_update', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const created = await app.request('POST', '/v4/profile/tokens', { body: { label: 'old', scopes: 'nodes:read_only' } });
+      const id = created.body.id;
+      const res = await app.request('PUT', `/v4/profile/tokens/${id}`, {
+        body: { label: 'new', scopes: '*', token: 'x', expiry: '2099-01-01T00:00:00', id: 999 },
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.id, id);
+      assert.equal(res.body.label, 'new');
+      assert.equal(res.body.scopes, 'nodes:read_only');
+      assert.equal(res.body.expiry, null);
+      const bad = await app.request('PUT', `/v4/profile/tokens/${id}`, { body: { label: '' } });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.errors[0].field, 'label');
+      const [event] = await eventsOf(app, me.accountId, 'token_update');
+      assert.equal(event?.entity_type, 'token');
+      assert.equal(event?.entity_id, id);
+      assert.equal(event?.entity_label, 'new');
+      assert.equal(event?.entity_url, `/v4/profile/tokens/${id}`);
+      assert.equal(event?.username, 'admin');
+    });
+
+    test('create and delete record events; a deleted token stops working at once', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const created = await app.request('POST', '/v4/profile/tokens', { body: { label: 'gone' } });
+      const [made] = await eventsOf(app, me.accountId, 'token_create');
+      assert.equal(made?.entity_id, created.body.id);
+      assert.equal(made?.entity_label, 'gone');
+      assert.equal(made?.status, 'finished');
+      const del = await app.request('DELETE', `/v4/profile/tokens/${created.body.id}`);
+      assert.equal(del.status, 200);
+      assert.deepEqual(del.body, {});
+      assert.equal((await app.request('GET', '/v4/profile', { token: created.body.token })).status, 401);
+      assert.equal((await app.request('GET', `/v4/profile/tokens/${created.body.id}`)).status, 404);
+      const [deleted] = await eventsOf(app, me.accountId, 'token_delete');
+      assert.equal(deleted?.entity_id, created.body.id);
+    });
+
+    test('the token of the request may delete itself', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const created = await app.request('POST', '/v4/profile/tokens', { body: { label: 'self' } });
+      const own = created.body.token;
+      const res = await app.request('DELETE', `/v4/profile/tokens/${created.body.id}`, { token: own });
+      assert.equal(res.status, 200);
+      assert.equal((await app.request('GET', '/v4/profile', { token: own })).status, 401);
+    });
+
+    test("another user's or another account's token is not found", async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const colleague = await newUser(app, me.accountId);
+      const stranger = await newAccount(app);
+      const theirs = await app.request('POST', '/v4/profile/tokens', { token: colleague.token, body: { label: 'c' } });
+      const foreign = await app.request('POST', '/v4/profile/tokens', { token: stranger.token, body: { label: 's' } });
+      for (const id of [theirs.body.id, foreign.body.id]) {
+        assert.equal((await app.request('GET', `/v4/profile/tokens/${id}`)).status, 404);
+        assert.equal((await app.request('PUT', `/v4/profile/tokens/${id}`, { body: { label: 'x' } })).status, 404);
+        assert.equal((await app.request('DELETE', `/v4/profile/tokens/${id}`)).status, 404);
+      }
+      const mine = await app.request('GET', '/v4/profile/tokens', { token: colleague.token });
+      assert.equal(mine.body.results, 2);
+      assert.equal((await app.request('GET', '/v4/profile', { token: theirs.body.token })).body.username, colleague.username);
+    });
+
+    test('scopes and authentication are enforced; restricted users manage their own tokens', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      assert.equal((await app.request('GET', '/v4/profile/tokens', { token: null })).status, 401);
+      assert.equal((await app.request('GET', '/v4/profile/tokens', { token: 'nope' })).status, 401);
+      const reader = await tokenFor(app, me, { scopes: 'account:read_only' });
+      assert.equal((await app.request('GET', '/v4/profile/tokens', { token: reader })).status, 200);
+      assert.equal((await app.request('POST', '/v4/profile/tokens', { token: reader, body: {} })).status, 403);
+      const other = await tokenFor(app, me, { scopes: 'nodes:read_write' });
+      assert.equal((await app.request('GET', '/v4/profile/tokens', { token: other })).status, 403);
+      assert.equal((await app.request('GET', '/v4/profile/tokens/1', { token: other })).status, 403);
+      assert.equal((await app.request('PUT', '/v4/profile/tokens/1', { token: reader, body: {} })).status, 403);
+      assert.equal((await app.request('DELETE', '/v4/profile/tokens/1', { token: reader })).status, 403);
+      const restricted = await newUser(app, me.accountId, { restricted: true });
+      const res = await app.request('POST', '/v4/profile/tokens', { token: restricted.token, body: { label: 'mine' } });
+      assert.equal(res.status, 200);
+    });
+
+    test('unknown and malformed token ids', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      assert.equal((await app.request('GET', '/v4/profile/tokens/999999')).status, 404);
+      const bad = await app.request('GET', '/v4/profile/tokens/abc');
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.errors[0].field, 'tokenId');
+    });
+  });
+}
