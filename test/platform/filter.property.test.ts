@@ -67,6 +67,8 @@ async function fill(db: Kysely<ProbeDb>, rows: Row[]): Promise<void> {
 
 // ASCII only: sqlite's lower() folds only ASCII, and JS compares strings by UTF-16 units.
 const text = fc.string({ unit: fc.constantFrom('a', 'b', 'B', '%', '_', '\\', ' '), maxLength: 3 });
+/** Filter text: often one of a few short values, so equality finds rows. */
+const textValue = fc.oneof(fc.constantFrom('', 'a', 'b', 'B', '%', '_', 'ab'), text);
 const STAMPS = ['2023-12-31T23:59:59', '2024-01-01T00:00:00', '2024-01-01T12:30:00', '2024-06-15T08:00:00'];
 const stamp = fc.constantFrom(...STAMPS);
 /** The same instants, spelled the ways a client may write them. */
@@ -80,7 +82,11 @@ const stampInput = fc.oneof(
   }),
 );
 const smallInt = fc.integer({ min: -4, max: 4 });
-const numberValue = fc.oneof(fc.constantFrom(-1.5, 0, 0.25, 1, 2.5), smallInt, fc.double({ min: -5, max: 5, noNaN: true }));
+const numberValue = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(-1.5, 0, 0.25, 1, 2.5) },
+  { weight: 1, arbitrary: smallInt },
+  { weight: 1, arbitrary: fc.double({ min: -5, max: 5, noNaN: true }) },
+);
 const integerValue = fc.oneof(
   { weight: 8, arbitrary: smallInt },
   { weight: 1, arbitrary: fc.constantFrom(2147483647, -2147483648, 3_000_000_000, -3_000_000_000, Number.MAX_SAFE_INTEGER) },
@@ -89,12 +95,12 @@ const integerValue = fc.oneof(
 const rowArb = fc.record({
   n: fc.option(smallInt),
   x: fc.option(fc.constantFrom(-1.5, 0, 0.25, 1, 2.5)),
-  label: fc.option(text),
+  label: fc.option(fc.oneof(fc.constantFrom('a', 'b', 'ab', 'Ba'), text)),
   flag: fc.option(fc.constantFrom(0, 1)),
   at: fc.option(stamp),
   secret: fc.option(text),
 });
-const rowsArb = fc.array(rowArb, { maxLength: 25 }).map((rows) => rows.map((r, i): Row => ({ id: i + 1, ...r })));
+const rowsArb = fc.array(rowArb, { minLength: 3, maxLength: 25 }).map((rows) => rows.map((r, i): Row => ({ id: i + 1, ...r })));
 
 function valueFor(type: FilterFieldType): fc.Arbitrary<unknown> {
   switch (type) {
@@ -103,7 +109,7 @@ function valueFor(type: FilterFieldType): fc.Arbitrary<unknown> {
     case 'number':
       return numberValue;
     case 'string':
-      return text;
+      return textValue;
     case 'boolean':
       return fc.boolean();
     case 'datetime':
@@ -116,15 +122,20 @@ function conditionOf(type: FilterFieldType, depth: number): fc.Arbitrary<unknown
   const ordered = type === 'boolean' ? [] : ['+gt', '+gte', '+lt', '+lte'];
   const ops = [...ordered, '+neq', ...(type === 'string' ? ['+contains'] : [])];
   const opObject = fc
-    .uniqueArray(fc.constantFrom(...ops), { minLength: 1, maxLength: 2 })
+    .uniqueArray(fc.constantFrom(...ops), { minLength: 1, maxLength: 2, size: 'xsmall' })
     .chain((keys) =>
       fc.tuple(...keys.map((k) => (k === '+neq' ? fc.option(valueFor(type)) : valueFor(type)))).map((vs) => ({ keys, vs })),
     )
     .map(({ keys, vs }) => Object.fromEntries(keys.map((k, i) => [k, vs[i]])));
-  const leaf = fc.oneof(valueFor(type), fc.constant(null), opObject);
+  const leaf = fc.oneof(
+    { weight: 3, arbitrary: valueFor(type) },
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 3, arbitrary: opObject },
+  );
   if (depth <= 0) return leaf;
   const nested = fc.record({
-    op: fc.constantFrom('+and', '+or'),
+    // Mostly +or: an +and of several values on one field rarely matches anything.
+    op: fc.constantFrom('+or', '+or', '+and'),
     list: fc.array(conditionOf(type, depth - 1), { minLength: 1, maxLength: 3 }),
   });
   return fc.oneof({ weight: 3, arbitrary: leaf }, { weight: 1, arbitrary: nested.map(({ op, list }) => ({ [op]: list })) });
@@ -135,7 +146,7 @@ const fieldEntry = fc.constantFrom(...FIELDS).chain((f) => conditionOf(TYPES[f],
 const exprArb: fc.Arbitrary<Doc> = fc.letrec<{ expr: Doc }>((tie) => ({
   expr: fc
     .tuple(
-      fc.array(fieldEntry, { maxLength: 3 }),
+      fc.array(fieldEntry, { maxLength: 2 }),
       fc.option(
         fc.record({
           op: fc.constantFrom('+and', '+or'),
