@@ -25,7 +25,7 @@ export type MismatchKind = 'operation' | 'status' | 'property' | 'type' | 'nulla
 export interface Mismatch {
   /** `GET /regions/{regionId}` */
   operation: string;
-  /** Where in the operation: `response.data[].status`, `requestBody.required`, `security.oauth`… */
+  /** Where: `response.data[].status`, `requestBody.required`, `security.oauth`, or `operation` itself. */
   path: string;
   kind: MismatchKind;
   expected: string;
@@ -325,10 +325,10 @@ export function compareOperation(reference: JsonObject, actual: JsonObject, meth
   if (!mine) throw new Error(`${operation} is not in the generated document`);
   const theirs = findOperation(reference, method, path);
   if (!theirs) {
-    report('', 'operation', 'an operation of the reference', 'not in the reference');
+    report('operation', 'operation', 'an operation of the reference', 'not in the reference');
     return out;
   }
-  if (theirs.path !== path) report('', 'operation', `path ${theirs.path}`, `path ${path}`);
+  if (theirs.path !== path) report('operation', 'operation', `path ${theirs.path}`, `path ${path}`);
 
   const status = successStatus(mine.op);
   const theirResponses = isObject(theirs.op.responses) ? theirs.op.responses : {};
@@ -363,8 +363,7 @@ export function compareOperation(reference: JsonObject, actual: JsonObject, meth
 }
 
 export function formatMismatch(m: Mismatch): string {
-  const where = m.path ? ` at ${m.path}` : '';
-  return `${m.operation}${where} [${m.kind}]: reference has ${m.expected}; project has ${m.actual}`;
+  return `${m.operation} at ${m.path} [${m.kind}]: reference has ${m.expected}; project has ${m.actual}`;
 }
 
 export function isAllowed(m: Mismatch, allow: readonly AllowEntry[]): boolean {

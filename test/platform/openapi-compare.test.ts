@@ -152,9 +152,11 @@ describe('openapi comparison helper', () => {
   });
 
   test('unknown operations, other path parameter names and success statuses are reported', () => {
-    assert.deepEqual(diff(reference, doc(answering(generatedThing()), {}, 'get', '/others'), 'get', '/others'), [' operation']);
+    assert.deepEqual(diff(reference, doc(answering(generatedThing()), {}, 'get', '/others'), 'get', '/others'), [
+      'operation operation',
+    ]);
     assert.deepEqual(diff(reference, doc(answering(generatedThing()), {}, 'get', '/things/{id}'), 'get', '/things/{id}'), [
-      ' operation',
+      'operation operation',
     ]);
     const noContent = doc({ responses: { '204': { description: 'none' } } });
     assert.deepEqual(diff(reference, noContent), ['responses status']);

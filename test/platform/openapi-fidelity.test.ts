@@ -38,12 +38,16 @@ function loadAllowList(): AllowEntry[] {
 
 // The document does not depend on the database, so one dialect is enough here.
 describe('generated API document against the reference (4.106.1)', () => {
-  test('the allow-list names reference operations, once each, with a reason', () => {
+  test('the allow-list names reference operations (or whole extra ones), once each, with a reason', () => {
     const reference = loadReference();
     const known = new Set(operationsOf(reference).map((o) => operationName(o.method, o.path)));
     const seen = new Set<string>();
     for (const entry of loadAllowList()) {
-      assert.ok(known.has(entry.operation), `allow-list: ${entry.operation} is not an operation of the reference`);
+      // Only a whole extra operation (path "operation") may be one the reference lacks; anything else is a typo.
+      assert.ok(
+        known.has(entry.operation) || entry.path === 'operation',
+        `allow-list: ${entry.operation} is not an operation of the reference`,
+      );
       const key = `${entry.operation} ${entry.path}`;
       assert.ok(!seen.has(key), `allow-list: ${key} is listed twice`);
       seen.add(key);
