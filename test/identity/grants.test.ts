@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { admin, newAccount, newUser } from './factories.ts';
+
+const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'];
+
+/** A private image row of the account (the images group owns the API for them). */
+async function addImage(app: TestApp, accountId: number, label: string): Promise<number> {
+  const now = '2026-01-01T00:00:00';
+  const row = await app.runtime.ctx.db
+    .insertInto('images')
+    .values({
+      id: `private/tmp-${label}`,
+      account_id: accountId,
+      label,
+      description: null,
+      created: now,
+      updated: now,
+      created_by: 'admin',
+      deprecated: 0,
+      is_public: 0,
+      size: 1,
+      type: 'manual',
+      expiry: null,
+      eol: null,
+      vendor: null,
+      status: 'available',
+      sort: 0,
+    })
+    .returning('num')
+    .executeTakeFirstOrThrow();
+  await app.runtime.ctx.db
+    .updateTable('images')
+    .set({ id: `private/${row.num}` })
+    .where('num', '=', row.num)
+    .execute();
+  return row.num;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`user grants [${dialect}]`, () => {
+    test('an unrestricted user has no grants: 204 on view, 400 on update', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const view = await app.request('GET', '/v4/account/users/admin/grants');
+      assert.equal(view.status, 204);
+      assert.equal(view.body, '');
+      const update = await app.request('PUT', '/v4/account/users/admin/grants', { body: { global: { add_nodes: true } } });
+      assert.equal(update.status, 400);
+    });
+
+    test('a new restricted user holds nothing', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const res = await app.request('GET', `/v4/account/users/${user.username}/grants`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(Object.keys(res.body).sort(), ['global', ...ENTITY_LISTS].sort());
+      assert.equal(res.body.global.account_access, null);
+      for (const [flag, value] of Object.entries(res.body.global)) if (flag !== 'account_access') assert.equal(value, false);
+      for (const list of ENTITY_LISTS) assert.deepEqual(res.body[list], []);
+    });
+
+    test('update sets what it names and leaves the rest; null permissions take a grant away', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+      const first = await app.request('PUT', url, {
+        body: {
+          global: { add_nodes: true, account_access: 'read_only' },
+          node: [
+            { id: 10, permissions: 'read_only' },
+            { id: 11, permissions: 'read_write', label: 'ignored' },
+          ],
+          domain: [{ id: 5, permissions: 'read_write' }],
+        },
+      });
+      assert.equal(first.status, 200);
+      assert.equal(first.body.global.add_nodes, true);
+      assert.equal(first.body.global.account_access, 'read_only');
+      assert.deepEqual(first.body.node, [
+        { id: 10, permissions: 'read_only', label: '' },
+        { id: 11, permissions: 'read_write', label: '' },
+      ]);
+
+      const second = await app.request('PUT', url, {
+        body: { global: { add_domains: true }, node: [{ id: 10, permissions: null }] },
+      });
+      assert.equal(second.status, 200);
+      assert.equal(second.body.global.add_nodes, true, 'flags left out stay');
+      assert.equal(second.body.global.add_domains, true);
+      assert.equal(second.body.global.account_access, 'read_only');
+      assert.deepEqual(second.body.node, [{ id: 11, permissions: 'read_write', label: '' }]);
+      assert.deepEqual(second.body.domain, [{ id: 5, permissions: 'read_write', label: '' }], 'lists left out stay');
+      assert.deepEqual((await app.request('GET', url)).body, second.body);
+    });
+
+    test('image grants name images of the account, shown with their labels', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const stranger = await newAccount(app);
+      const mine = await addImage(app, me.accountId, 'golden');
+      const other = await addImage(app, me.accountId, 'spare');
+      const theirs = await addImage(app, stranger.accountId, 'foreign');
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+
+      const refused = await app.request('PUT', url, {
+        body: {
+          image: [
+            { id: mine, permissions: 'read_only' },
+            { id: theirs, permissions: 'read_only' },
+            { id: 999999, permissions: 'read_only' },
+          ],
+        },
+      });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(
+        refused.body.errors.map((e: { field: string }) => e.field),
+        ['image[1].id', 'image[2].id'],
+      );
+      assert.deepEqual((await app.request('GET', url)).body.image[0].permissions, null, 'nothing was written');
+
+      const twice = await app.request('PUT', url, {
+        body: {
+          image: [
+            { id: mine, permissions: 'read_only' },
+            { id: mine, permissions: 'read_write' },
+          ],
+        },
+      });
+      assert.equal(twice.status, 400);
+      assert.equal(twice.body.errors[0].field, 'image[1].id');
+
+      const ok = await app.request('PUT', url, { body: { image: [{ id: mine, permissions: 'read_write' }] } });
+      assert.equal(ok.status, 200);
+      // The administrator's view lists every image of the account; the user's own only what it holds.
+      assert.deepEqual(ok.body.image, [
+        { id: mine, permissions: 'read_write', label: 'golden' },
+        { id: other, permissions: null, label: 'spare' },
+      ]);
+      const own = await app.request('GET', '/v4/profile/grants', { token: user.token });
+      assert.deepEqual(own.body.image, [{ id: mine, permissions: 'read_write', label: 'golden' }]);
+    });
+
+    test('update validates the body', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+      const cases: [unknown, string][] = [
+        [{ global: { add_nodes: 'yes' } }, 'global.add_nodes'],
+        [{ global: { account_access: 'admin' } }, 'global.account_access'],
+        [{ node: [{ id: 'x', permissions: 'read_only' }] }, 'node[0].id'],
+        [{ node: [{ id: 1, permissions: 'owner' }] }, 'node[0].permissions'],
+        [{ node: [{ id: 1 }] }, 'node[0].permissions'],
+        [{ volume: {} }, 'volume'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await app.request('PUT', url, { body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.errors[0].field, field, JSON.stringify(body));
+      }
+      assert.equal((await app.request('GET', '/v4/account/users/nobody-here/grants')).status, 404);
+    });
+
+    test('global account_access decides what a restricted user may do with the account', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+      const asUser = { token: user.token };
+      assert.equal((await app.request('GET', '/v4/account', asUser)).status, 403);
+      await app.request('PUT', url, { body: { global: { account_access: 'read_only' } } });
+      assert.equal((await app.request('GET', '/v4/account', asUser)).status, 200);
+      assert.equal((await app.request('PUT', '/v4/account', { ...asUser, body: { city: 'Oslo' } })).status, 403);
+      await app.request('PUT', url, { body: { global: { account_access: 'read_write' } } });
+      assert.equal((await app.request('PUT', '/v4/account', { ...asUser, body: { city: 'Oslo' } })).status, 200);
+    });
+  });
+}
