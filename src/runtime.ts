@@ -15,8 +15,8 @@ import { type Random, systemRandom } from './random.ts';
 import { type Clock, SystemClock, Timing } from './time/clock.ts';
 
 export interface RuntimeOptions {
-  /** serve: HTTP (and the worker unless turned off); worker: only the job worker. */
-  role: 'serve' | 'worker';
+  /** serve: HTTP (and the worker unless turned off); worker: only the job worker; tool: only a context (CLI commands). */
+  role: 'serve' | 'worker' | 'tool';
   logger?: Logger;
   clock?: Clock;
   random?: Random;
@@ -62,7 +62,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       wakeWorker: () => worker?.wake(),
     };
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
-    if (options.role === 'worker' || config.inProcessWorker) {
+    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker)) {
       worker = new Worker(ctx, [...JOB_HANDLERS, ...(options.jobHandlers ?? [])], { pollMs: config.workerPollMs });
       worker.start();
     }

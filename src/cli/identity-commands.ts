@@ -1,20 +1,131 @@
+import type { FastifySchema } from 'fastify';
+import { pino } from 'pino';
+import type { TSchema } from 'typebox';
+import { loadConfig } from '../config.ts';
+import type { Context } from '../context.ts';
+import { UpdateAccountBody } from '../domain/account/account.schema.ts';
+import { getAccount, openAccount } from '../domain/account/account.service.ts';
+import { operatorIn } from '../domain/account/principal.ts';
+import { CreateUserBody } from '../domain/account/user.schema.ts';
+import { addUser, findUserAnywhere } from '../domain/account/user.service.ts';
+import { CreateTokenBody } from '../domain/profile/token.schema.ts';
+import { createToken } from '../domain/profile/token.service.ts';
+import { fail } from '../errors.ts';
+import { validationErrors, validatorCompiler } from '../http/validation.ts';
+import { startRuntime } from '../runtime.ts';
 import type { Command } from './main.ts';
 
-const notYet = async () => {
-  process.stderr.write('not implemented yet\n');
-  return 1;
-};
+type Values = Record<string, string | boolean | undefined>;
+
+/** Checks command input against the same schema the API uses, with the same messages. */
+function checked<T>(schema: TSchema, value: Record<string, unknown>): T {
+  const validate = validatorCompiler({ schema: schema as FastifySchema, httpPart: 'body', method: 'POST', url: '' }) as {
+    (v: unknown): boolean;
+    errors?: Parameters<typeof validationErrors>[0] | null;
+  };
+  const input = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  if (!validate(input)) throw fail.invalid(validationErrors(validate.errors ?? [], 'body'));
+  return input as T;
+}
+
+function text(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A username from the local part of an email address, made to fit the username rules. */
+export function usernameFromEmail(email: string): string {
+  const local = (email.split('@')[0] ?? '')
+    .replace(/[^a-zA-Z0-9_-]+/g, '-')
+    .replace(/[_-]{2,}/g, '-')
+    .replace(/^[_-]+|[_-]+$/g, '')
+    .slice(0, 32)
+    .replace(/[_-]+$/, '');
+  return local.length >= 3 ? local : `user-${local || 'new'}`.slice(0, 32);
+}
+
+export async function runAccountCreate(ctx: Context, values: Values): Promise<string> {
+  const email = text(values, 'email');
+  const body = checked<{ username: string; email: string }>(CreateUserBody, {
+    email,
+    username: text(values, 'username') ?? (email ? usernameFromEmail(email) : undefined),
+  });
+  checked(UpdateAccountBody, { email });
+  const { accountId, username } = await openAccount(ctx, body);
+  return `account_id=${accountId}\nusername=${username}\n`;
+}
+
+export async function runUserCreate(ctx: Context, values: Values): Promise<string> {
+  const accountText = text(values, 'account') ?? '';
+  if (!/^\d+$/.test(accountText)) throw fail.badRequest('Must be an account id (a whole number)', 'account');
+  const accountId = Number(accountText);
+  await getAccount(ctx, accountId);
+  const body = checked<{ username: string; email: string; restricted: boolean }>(CreateUserBody, {
+    username: text(values, 'username'),
+    email: text(values, 'email'),
+    restricted: values.restricted === true,
+  });
+  const user = await ctx.db.transaction().execute((trx) => addUser(trx, ctx, operatorIn(accountId), body));
+  return `username=${user.username}\n`;
+}
+
+export async function runTokenCreate(ctx: Context, values: Values): Promise<string> {
+  const username = text(values, 'username');
+  if (!username) throw fail.badRequest('username is required', 'username');
+  const body = checked<{ scopes?: string; label?: string; expiry?: string }>(CreateTokenBody, {
+    scopes: text(values, 'scopes'),
+    label: text(values, 'label'),
+    expiry: text(values, 'expiry'),
+  });
+  const user = await findUserAnywhere(ctx, username);
+  const token = await createToken(ctx, operatorIn(user.account_id), { accountId: user.account_id, userId: user.id }, '*', body);
+  return `${token.token}\n`;
+}
+
+/** Runs one command on a context of its own; logs go to stderr so stdout carries only the result. */
+function tool(run: (ctx: Context, values: Values) => Promise<string>): Command['run'] {
+  return async (values) => {
+    const config = loadConfig();
+    const runtime = await startRuntime(config, { role: 'tool', logger: pino({ level: config.logLevel }, pino.destination(2)) });
+    try {
+      process.stdout.write(await run(runtime.ctx, values));
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  };
+}
 
 export const accountCreate: Command = {
   summary: 'Create an account with an unrestricted first user',
-  usage: 'account create',
-  options: {},
-  run: notYet,
+  usage: 'account create --email <email> [--username <name>]',
+  options: {
+    email: { type: 'string', description: 'email address of the account and its first user (required)' },
+    username: { type: 'string', description: 'username of the first user (default: from the email address)' },
+  },
+  run: tool(runAccountCreate),
 };
-export const userCreate: Command = { summary: 'Create a user in an account', usage: 'user create', options: {}, run: notYet };
+
+export const userCreate: Command = {
+  summary: 'Create a user in an account',
+  usage: 'user create --account <id> --username <name> --email <email> [--restricted]',
+  options: {
+    account: { type: 'string', description: 'id of the account (required)' },
+    username: { type: 'string', description: 'username, unique across the service (required)' },
+    email: { type: 'string', description: "the user's email address (required)" },
+    restricted: { type: 'boolean', description: 'make the user restricted: it can do only what grants allow' },
+  },
+  run: tool(runUserCreate),
+};
+
 export const tokenCreate: Command = {
   summary: 'Create a personal access token and print it',
-  usage: 'token create',
-  options: {},
-  run: notYet,
+  usage: 'token create --username <name> [--scopes <scopes>] [--label <label>] [--expiry <date-time>]',
+  options: {
+    username: { type: 'string', description: 'the user the token acts as (required)' },
+    scopes: { type: 'string', description: 'scopes, e.g. "nodes:read_write events:read_only" (default: *)' },
+    label: { type: 'string', description: 'a label for the token' },
+    expiry: { type: 'string', description: 'ISO 8601 date-time after which the token stops working (default: never)' },
+  },
+  run: tool(runTokenCreate),
 };
