@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Context } from './context.ts';
+import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -12,7 +13,16 @@ import { VERSION } from './version.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: Context;
+    /** Every v4 route with what it needs; tests derive their authorization matrix from it. */
+    routeTable: RouteEntry[];
   }
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  operationId: string | undefined;
+  access: Access;
 }
 
 /** Builds the HTTP app on a ready context: error handling, auth, metrics, docs and every v4 route. */
@@ -39,10 +49,16 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     parseJson(request, text, done);
   });
 
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     const isV4 = route.url.startsWith(`${API_PREFIX}/`) && route.url !== `${API_PREFIX}/openapi.json`;
-    if (isV4 && !route.config?.access) {
-      throw new Error(`route ${route.method} ${route.url} declares no access (scopes and grant)`);
+    if (!isV4) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${route.method} ${route.url} declares no access (scopes and grant)`);
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: route.url, operationId: route.schema?.operationId, access });
     }
   });
   app.addHook('onRequest', async (request, reply) => {

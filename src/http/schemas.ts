@@ -2,7 +2,10 @@ import { type Static, type TSchema, Type } from 'typebox';
 
 /** OpenAPI 3.0 nullability (`nullable: true`), which ajv and the serializer both understand. */
 export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
+  const plain = schema as { enum?: unknown[] };
+  // An enum lists every allowed value, so null must be one of them for the validator to accept it.
+  const withNull = plain.enum ? { ...schema, enum: [...plain.enum, null] } : { ...schema };
+  return Type.Unsafe<Static<T> | null>({ ...withNull, nullable: true });
 }
 
 /** A string limited to the given values, written as a JSON Schema `enum` like the reference does. */

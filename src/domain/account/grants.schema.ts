@@ -1,18 +1,11 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schemas.ts';
-import type { Permission } from './grants.ts';
 
 /** The entity lists of the grants object, as the reference has them (it has none for firewalls). */
 export const GRANTS_ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'] as const;
 export type GrantsEntityList = (typeof GRANTS_ENTITY_LISTS)[number];
 
 const Permissions = Nullable(StringEnum(['read_only', 'read_write'] as const));
-// ajv checks `enum` even when `nullable` lets null through, so a body that may send null lists it.
-const PermissionsInput = Type.Unsafe<Permission | null>({
-  type: 'string',
-  nullable: true,
-  enum: ['read_only', 'read_write', null],
-});
 
 function globalGrants<P extends TSchema>(permissions: P) {
   return Type.Object({
@@ -46,13 +39,13 @@ export const GrantsSchema = Type.Object({
 export type Grants = Static<typeof GrantsSchema>;
 
 /** `label` is read-only and ignored; a null permission takes the grant away. */
-const GrantChange = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 2147483647 }), permissions: PermissionsInput });
+const GrantChange = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 2147483647 }), permissions: Permissions });
 export type GrantChangeT = Static<typeof GrantChange>;
 const GrantChanges = Type.Optional(Type.Array(GrantChange, { maxItems: 10000 }));
 
 /** Everything is optional: what a request leaves out stays as it was. */
 export const UpdateGrantsBody = Type.Object({
-  global: Type.Optional(Type.Partial(globalGrants(PermissionsInput))),
+  global: Type.Optional(Type.Partial(globalGrants(Permissions))),
   node: GrantChanges,
   domain: GrantChanges,
   nodebalancer: GrantChanges,

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import type { TestUser } from './accounts.ts';
+import type { TestApp } from './app.ts';
+
+/**
+ * Makes an object that `owner` owns and returns the value for one path parameter.
+ * Every path parameter of an authenticated route needs an entry here; the
+ * authorization test refuses to pass without one.
+ */
+export type Fixture = (app: TestApp, owner: TestUser) => Promise<string>;
+
+const ED25519_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE test@example';
+
+async function created(app: TestApp, owner: TestUser, url: string, body: unknown): Promise<{ id: number }> {
+  const res = await app.request('POST', url, { token: owner.token, body });
+  assert.equal(res.status, 200, `fixture POST ${url}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export const FIXTURES: Record<string, Fixture> = {
+  tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
+  sshKeyId: async (app, owner) =>
+    String((await created(app, owner, '/v4/profile/sshkeys', { label: 'fixture', ssh_key: ED25519_KEY })).id),
+  username: async (_app, owner) => owner.username,
+  eventId: async (app, owner) => {
+    await created(app, owner, '/v4/profile/tokens', { label: 'event fixture', scopes: '*' });
+    const res = await app.request('GET', '/v4/account/events', { token: owner.token });
+    assert.ok(res.body.data.length > 0, 'the fixture produced an event');
+    return String(res.body.data[0].id);
+  },
+  imageId: async (app, owner) => {
+    const now = new Date().toISOString().slice(0, 19);
+    const row = await app.runtime.ctx.db
+      .insertInto('images')
+      .values({
+        id: `private/fixture-${owner.accountId}-${Date.now()}`,
+        account_id: owner.accountId,
+        label: 'fixture',
+        description: null,
+        created: now,
+        updated: now,
+        created_by: owner.username,
+        deprecated: 0,
+        is_public: 0,
+        size: 1024,
+        type: 'manual',
+        expiry: null,
+        eol: null,
+        vendor: null,
+        status: 'available',
+        sort: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  },
+};
+
+/** Bodies that pass validation for write routes whose body has required fields, by operationId. */
+export const VALID_BODIES: Record<string, unknown> = {};
