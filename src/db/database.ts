@@ -4,8 +4,17 @@ import type { EntityGrantTable, UserTable } from '../domain/account/user.table.t
 import type { KernelTable, NodeTypeTable, RegionTable } from '../domain/catalog/catalog.table.ts';
 import type { EventTable } from '../domain/events/event.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
+import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
+import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
+import type { VlanTable } from '../domain/networking/vlan.table.ts';
+import type { BackupTable } from '../domain/nodes/backup.table.ts';
+import type { ConfigTable } from '../domain/nodes/config.table.ts';
+import type { DiskTable } from '../domain/nodes/disk.table.ts';
+import type { NodeTable } from '../domain/nodes/node.table.ts';
 import type { SshKeyTable } from '../domain/profile/ssh-key.table.ts';
 import type { TokenTable } from '../domain/profile/token.table.ts';
+import type { StackScriptTable } from '../domain/stackscripts/stackscript.table.ts';
+import type { EntityTagTable, TagTable } from '../domain/tags/tag.table.ts';
 import type { JobTable } from '../jobs/job.table.ts';
 
 export interface Database {
@@ -20,6 +29,16 @@ export interface Database {
   node_types: NodeTypeTable;
   kernels: KernelTable;
   images: ImageTable;
+  image_uploads: ImageUploadTable;
+  nodes: NodeTable;
+  disks: DiskTable;
+  configs: ConfigTable;
+  backups: BackupTable;
+  ip_addresses: IpAddressTable;
+  vlans: VlanTable;
+  tags: TagTable;
+  entity_tags: EntityTagTable;
+  stackscripts: StackScriptTable;
 }
 
 export type Db = Kysely<Database>;

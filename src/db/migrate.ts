@@ -1,6 +1,7 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Db, DbKind } from './database.ts';
 import * as platform from './migrations/0001-platform.ts';
+import * as compute from './migrations/0002-compute.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -10,6 +11,7 @@ interface Step {
 /** In order; a migration's name never changes once released. */
 const STEPS: Record<string, Step> = {
   '0001-platform': platform,
+  '0002-compute': compute,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -20,4 +20,10 @@ export interface ImageTable {
   vendor: string | null;
   status: string;
   sort: number;
+  /** Region the image was created or uploaded in (private images). */
+  region: string | null;
+  /** Where the image's data lives in the blob store, once it has any. */
+  blob_key: string | null;
+  /** For automatic images: the deleted node they come from. */
+  source_node_id: number | null;
 }

@@ -1,0 +1,10 @@
+export interface ImageUploadTable {
+  image_id: string;
+  account_id: number;
+  /** SHA-256 of the upload URL's token. */
+  token_hash: string;
+  /** Service-clock ms after which the upload is refused and the image deleted. */
+  expires_at: number;
+  /** pending until data arrives, then received. */
+  state: string;
+}

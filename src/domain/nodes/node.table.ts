@@ -1,0 +1,33 @@
+import type { Generated } from 'kysely';
+
+export interface NodeTable {
+  id: Generated<number>;
+  account_id: number;
+  label: string;
+  /** The deprecated `group` field; `group` is a reserved word in SQL. */
+  node_group: string;
+  region: string;
+  type: string;
+  image: string | null;
+  status: string;
+  hypervisor: string;
+  ipv6: string | null;
+  alerts_cpu: number;
+  alerts_io: number;
+  alerts_network_in: number;
+  alerts_network_out: number;
+  alerts_transfer_quota: number;
+  backups_enabled: number;
+  backups_day: string | null;
+  backups_window: string | null;
+  backups_last_successful: string | null;
+  watchdog_enabled: number;
+  /** JSON array of service-clock ms of recent watchdog boots. */
+  watchdog_boots: string;
+  last_booted_config_id: number | null;
+  /** The kind of operation in progress; null when the node is settled. */
+  busy: string | null;
+  root_pass_hash: string | null;
+  created: string;
+  updated: string;
+}

@@ -1,0 +1,13 @@
+export interface TagTable {
+  account_id: number;
+  label: string;
+  created: string;
+}
+
+/** Which objects carry which tag; entity_type is node, domain, nodebalancer or volume. */
+export interface EntityTagTable {
+  account_id: number;
+  tag: string;
+  entity_type: string;
+  entity_id: number;
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { progressEvent } from '../domain/events/event.service.ts';
+import type { JobContext, JobHandler } from './handler.ts';
+import { enqueueJob } from './queue.ts';
+import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
+
+/**
+ * An operation is simulated work that takes time: it starts, runs for its transition's
+ * duration, then finishes. Its event moves scheduled -> started -> finished (or failed)
+ * with percent_complete as it goes.
+ */
+export interface OperationHandler {
+  /** Job kind, e.g. `node.boot`. */
+  kind: string;
+  transition: TransitionKind;
+  /** Runs when the work starts (in the start job's transaction). */
+  start?(job: JobContext): Promise<void>;
+  /** Runs when the work is done (in the finish job's transaction). */
+  finish(job: JobContext): Promise<void>;
+  /** Runs if the operation fails for good, to put the resource back in a sane state. */
+  fail?(job: JobContext, error: unknown): Promise<void>;
+}
+
+export interface OperationEvent {
+  id: number;
+  created: string;
+}
+
+export interface OperationSpec {
+  kind: string;
+  accountId: number;
+  /** The event this operation reports progress on. */
+  event: OperationEvent | null;
+  payload: Record<string, unknown>;
+  /** Service-clock ms when the work starts; now when absent. */
+  startAt?: number;
+}
+
+type Phase = 'start' | 'progress' | 'finish';
+
+/** Schedules an operation; call with the transaction of the change that requests it. */
+export async function scheduleOperation(db: Kysely<Database>, ctx: Context, spec: OperationSpec): Promise<void> {
+  await enqueueJob(db, ctx.clock, {
+    kind: spec.kind,
+    accountId: spec.accountId,
+    ...(spec.startAt !== undefined ? { runAt: spec.startAt } : {}),
+    payload: { ...spec.payload, phase: 'start', event: spec.event },
+  });
+  ctx.wakeWorker();
+}
+
+/** Turns operation handlers into the job handlers that run their phases. */
+export function operationJobs(handlers: readonly OperationHandler[]): JobHandler[] {
+  return handlers.map((op) => ({
+    kind: op.kind,
+    async run(jc) {
+      const { trx, ctx, payload, job } = jc;
+      const phase = payload.phase as Phase;
+      const event = payload.event as OperationEvent | null;
+      const accountId = job.account_id ?? 0;
+      const duration = Math.round(defaultTransitionMs(op.transition) * ctx.timing.scale);
+      const next = (p: Phase, at: number) =>
+        enqueueJob(trx, ctx.clock, { kind: op.kind, accountId, runAt: at, payload: { ...payload, phase: p } });
+      if (phase === 'start') {
+        await op.start?.(jc);
+        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 0);
+        const now = ctx.clock.nowMs();
+        if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
+        await next('finish', now + duration);
+      } else if (phase === 'progress') {
+        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 50);
+      } else {
+        await op.finish(jc);
+        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'finished', 100);
+      }
+    },
+    async onGiveUp(jc, error) {
+      const event = jc.payload.event as OperationEvent | null;
+      await op.fail?.(jc, error);
+      if (event) await progressEvent(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);
+    },
+  }));
+}
