@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadCatalog } from '../../src/domain/catalog/catalog.ts';
+import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { adminAccount, grantImage, insertPrivateImage, makeCaller, xFilter } from './helpers.ts';
+import { grantImage, insertPrivateImage, xFilter } from './helpers.ts';
 
 const catalog = loadCatalog();
 const publicIds = catalog.data.images.map((i) => i.id);
@@ -12,7 +13,7 @@ for (const dialect of DIALECTS) {
   describe(`images [${dialect}]`, () => {
     test('anonymous callers list the public images only', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const mine = await insertPrivateImage(app, await adminAccount(app));
+      const mine = await insertPrivateImage(app, (await admin(app)).accountId);
       const res = await app.request('GET', '/v4/images', { token: null });
       assert.equal(res.status, 200);
       assert.equal(res.body.results, publicIds.length);
@@ -47,9 +48,9 @@ for (const dialect of DIALECTS) {
 
     test('a token adds the caller account private images, never another account', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const admin = await adminAccount(app);
-      const mine = await insertPrivateImage(app, admin, { label: 'web-golden' });
-      const other = await makeCaller(app);
+      const account = (await admin(app)).accountId;
+      const mine = await insertPrivateImage(app, account, { label: 'web-golden' });
+      const other = await newAccount(app);
       const theirs = await insertPrivateImage(app, other.accountId, { label: 'their-golden' });
 
       const res = await app.request('GET', '/v4/images');
@@ -69,8 +70,8 @@ for (const dialect of DIALECTS) {
 
     test('view: own private image by either slash form; others and anonymous get 404', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const mine = await insertPrivateImage(app, await adminAccount(app));
-      const other = await makeCaller(app);
+      const mine = await insertPrivateImage(app, (await admin(app)).accountId);
+      const other = await newAccount(app);
       const theirs = await insertPrivateImage(app, other.accountId);
 
       for (const path of [mine.id, mine.id.replace('/', '%2F')]) {
@@ -111,10 +112,10 @@ for (const dialect of DIALECTS) {
 
     test('a restricted user sees only the private images it holds a grant on', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const admin = await adminAccount(app);
-      const granted = await insertPrivateImage(app, admin);
-      const hidden = await insertPrivateImage(app, admin);
-      const restricted = await makeCaller(app, { accountId: admin, restricted: true });
+      const account = (await admin(app)).accountId;
+      const granted = await insertPrivateImage(app, account);
+      const hidden = await insertPrivateImage(app, account);
+      const restricted = await newUser(app, account, { restricted: true });
       await grantImage(app, restricted, granted.num);
 
       const list = await app.request('GET', '/v4/images', { token: restricted.token });
@@ -128,19 +129,19 @@ for (const dialect of DIALECTS) {
       const app = await buildTestApp(t, { dialect });
       const invalid = await app.request('GET', '/v4/images', { token: 'not-a-real-token-0000000000000000' });
       assert.equal(invalid.status, 401);
-      const noScope = await makeCaller(app, { scopes: 'nodes:read_only' });
+      const noScope = await newAccount(app, { scopes: 'nodes:read_only' });
       const refused = await app.request('GET', '/v4/images/node/debian12', { token: noScope.token });
       assert.equal(refused.status, 403);
-      const readOnly = await makeCaller(app, { scopes: 'images:read_only' });
+      const readOnly = await newAccount(app, { scopes: 'images:read_only' });
       assert.equal((await app.request('GET', '/v4/images', { token: readOnly.token })).status, 200);
     });
 
     test('pages run over public and private images together', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const admin = await adminAccount(app);
+      const account = (await admin(app)).accountId;
       const extra = 40 - publicIds.length;
       const made: string[] = [];
-      for (let i = 0; i < extra; i++) made.push((await insertPrivateImage(app, admin)).id);
+      for (let i = 0; i < extra; i++) made.push((await insertPrivateImage(app, account)).id);
       const first = await app.request('GET', '/v4/images?page_size=25');
       assert.equal(first.body.results, 40);
       assert.equal(first.body.pages, 2);
@@ -155,8 +156,8 @@ for (const dialect of DIALECTS) {
 
     test('X-Filter on the filterable image fields', async (t) => {
       const app = await buildTestApp(t, { dialect });
-      const admin = await adminAccount(app);
-      const big = await insertPrivateImage(app, admin, { size: 9000, label: 'Big Golden', type: 'automatic' });
+      const account = (await admin(app)).accountId;
+      const big = await insertPrivateImage(app, account, { size: 9000, label: 'Big Golden', type: 'automatic' });
 
       const priv = await app.request('GET', '/v4/images', xFilter({ is_public: false }));
       assert.deepEqual(ids(priv.body), [big.id]);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TestUser } from './accounts.ts';
+import type { Caller } from './accounts.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -7,11 +7,11 @@ import type { TestApp } from './app.ts';
  * Every path parameter of an authenticated route needs an entry here; the
  * authorization test refuses to pass without one.
  */
-export type Fixture = (app: TestApp, owner: TestUser) => Promise<string>;
+export type Fixture = (app: TestApp, owner: Caller) => Promise<string>;
 
 const ED25519_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE test@example';
 
-async function created(app: TestApp, owner: TestUser, url: string, body: unknown): Promise<{ id: number }> {
+async function created(app: TestApp, owner: Caller, url: string, body: unknown): Promise<{ id: number }> {
   const res = await app.request('POST', url, { token: owner.token, body });
   assert.equal(res.status, 200, `fixture POST ${url}: ${JSON.stringify(res.body)}`);
   return res.body;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { admin, newAccount, tokenFor } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { admin, eventsOf, newAccount, tokenFor } from './factories.ts';
+import { eventsOf } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`account [${dialect}]`, () => {

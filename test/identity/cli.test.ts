@@ -9,8 +9,8 @@ import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
 import { authenticateToken } from '../../src/domain/profile/token.service.ts';
 import { startRuntime } from '../../src/runtime.ts';
+import { uniqueName } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, tempDir } from '../helpers/app.ts';
-import { uniqueName } from './factories.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { admin, newAccount, newUser } from './factories.ts';
 
 const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'];
 

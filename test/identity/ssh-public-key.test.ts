@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { normalizeSshKey, sshKeyProblem } from '../../src/domain/profile/ssh-public-key.ts';
-import { KEYS } from './factories.ts';
+import { KEYS } from './helpers.ts';
 
 /** An SSH wire-format blob: each field as a 32-bit length and its bytes. */
 function blob(...fields: (string | Buffer)[]): string {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { toTimestamp } from '../../src/time/timestamp.ts';
+import { admin, newAccount, newUser, tokenFor } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { admin, eventsOf, newAccount, newUser, tokenFor } from './factories.ts';
+import { eventsOf } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`personal access tokens [${dialect}]`, () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { admin, newAccount, newUser, tokenFor, uniqueName } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { admin, eventsOf, KEYS, newAccount, newUser, tokenFor, uniqueName } from './factories.ts';
+import { eventsOf, KEYS } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`account users [${dialect}]`, () => {

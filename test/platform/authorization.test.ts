@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RouteEntry } from '../../src/app.ts';
 import { SCOPE_RESOURCES, type Scope } from '../../src/domain/profile/scopes.ts';
-import { addTestUser, adminAccountId, createTestAccount, type TestUser } from '../helpers/accounts.ts';
+import { admin, type Caller, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { FIXTURES, VALID_BODIES } from '../helpers/fixtures.ts';
 
@@ -17,7 +17,7 @@ function scopesWithout(needed: readonly Scope[]): string {
   return `${other}:read_write`;
 }
 
-async function fill(app: TestApp, route: RouteEntry, owner: TestUser): Promise<string> {
+async function fill(app: TestApp, route: RouteEntry, owner: Caller): Promise<string> {
   let url = route.url;
   for (const p of params(route.url)) {
     const fixture = FIXTURES[p];
@@ -38,10 +38,10 @@ for (const dialect of DIALECTS) {
       const app = await buildTestApp(t, { dialect });
       const table = app.runtime.app?.routeTable ?? [];
       assert.ok(table.length > 10, 'the route table is populated');
-      const mine = await addTestUser(app, await adminAccountId(app), { restricted: false });
-      const restricted = await addTestUser(app, mine.accountId, { restricted: true });
-      const expired = await addTestUser(app, mine.accountId, { restricted: false, expiry: '2001-01-01T00:00:00' });
-      const other = await createTestAccount(app);
+      const mine = await newUser(app, (await admin(app)).accountId);
+      const restricted = await newUser(app, mine.accountId, { restricted: true });
+      const expired = await newUser(app, mine.accountId, { expiry: '2001-01-01T00:00:00' });
+      const other = await newAccount(app);
       const checked: string[] = [];
 
       for (const route of table) {
@@ -66,7 +66,7 @@ for (const dialect of DIALECTS) {
         assert.equal(stale.status, 401, `${name} with an expired token`);
 
         if (access.scopes.length > 0) {
-          const narrow = await addTestUser(app, mine.accountId, { restricted: false, scopes: scopesWithout(access.scopes) });
+          const narrow = await newUser(app, mine.accountId, { scopes: scopesWithout(access.scopes) });
           const res = await app.request(route.method, url, { token: narrow.token, body });
           assert.equal(res.status, 403, `${name} with a token lacking ${access.scopes.join(' ')}`);
         }

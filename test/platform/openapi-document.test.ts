@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { BOOTSTRAP_USERNAME } from '../../src/domain/account/bootstrap.ts';
-import { parseScopes } from '../../src/domain/profile/scopes.ts';
-import { issueToken } from '../../src/domain/profile/token.service.ts';
+import { admin, tokenFor } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { type JsonObject, type OperationRef, oauthScopes, operationName, operationsOf } from '../helpers/openapi-compare.ts';
 
@@ -25,20 +23,7 @@ function concreteUrl({ path, op }: OperationRef): string {
 
 /** A token of the bootstrap user holding exactly these scopes. */
 async function tokenWith(app: TestApp, scopes: readonly string[]): Promise<string> {
-  const ctx = app.runtime.ctx;
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'account_id'])
-    .where('username', '=', BOOTSTRAP_USERNAME)
-    .executeTakeFirstOrThrow();
-  const { value } = await issueToken(ctx.db, ctx, {
-    accountId: user.account_id,
-    userId: user.id,
-    label: `probe-${scopes.join('-') || 'none'}`,
-    scopes: parseScopes(scopes.join(' ')).canonical,
-    expiry: null,
-  });
-  return value;
+  return tokenFor(app, await admin(app), { label: `probe-${scopes.join('-') || 'none'}`, scopes: scopes.join(' ') });
 }
 
 /** A scope no in-scope operation asks for: a token holding only it is valid but may do nothing scoped. */
