@@ -9,6 +9,7 @@ import { profileRoutes } from './domain/profile/profile.routes.ts';
 import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';
 import { tokenRoutes } from './domain/profile/token.routes.ts';
 import { regionRoutes } from './domain/regions/region.routes.ts';
+import { stackScriptRoutes } from './domain/stackscripts/stackscript.routes.ts';
 
 /** Every v4 resource group; mounted under /v4. */
 export const v4Routes: FastifyPluginAsync = async (app) => {
@@ -22,4 +23,5 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(sshKeyRoutes);
   await app.register(accountRoutes);
   await app.register(userRoutes);
+  await app.register(stackScriptRoutes);
 };

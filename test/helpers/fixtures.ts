@@ -28,6 +28,16 @@ export const FIXTURES: Record<string, Fixture> = {
     assert.ok(res.body.data.length > 0, 'the fixture produced an event');
     return String(res.body.data[0].id);
   },
+  stackscriptId: async (app, owner) =>
+    String(
+      (
+        await created(app, owner, '/v4/node/stackscripts', {
+          label: 'fixture',
+          script: '#!/bin/bash\necho fixture\n',
+          images: ['any/all'],
+        })
+      ).id,
+    ),
   imageId: async (app, owner) => {
     const now = new Date().toISOString().slice(0, 19);
     const row = await app.runtime.ctx.db
@@ -57,4 +67,6 @@ export const FIXTURES: Record<string, Fixture> = {
 };
 
 /** Bodies that pass validation for write routes whose body has required fields, by operationId. */
-export const VALID_BODIES: Record<string, unknown> = {};
+export const VALID_BODIES: Record<string, unknown> = {
+  addStackScript: { label: 'matrix', script: '#!/bin/sh\n', images: ['any/all'] },
+};

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { findStackScriptEntities } from '../stackscripts/stackscript.repository.ts';
+import { putEntityGrant } from './entity-grant.repository.ts';
 import { findImageEntities, type GrantEntity } from './grant-entity.repository.ts';
 import type { GrantEntityType } from './grants.ts';
+import type { AccountScope } from './principal.ts';
 
 export type { GrantEntity };
 
@@ -19,7 +22,24 @@ export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityL
   nodebalancer: null,
   image: findImageEntities,
   longview: null,
-  stackscript: null,
+  stackscript: findStackScriptEntities,
   volume: null,
   firewall: null,
 };
+
+/** A restricted user may use and change what it creates: read_write on the new entity. */
+export async function grantToCreator(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  type: GrantEntityType,
+  entityId: number,
+): Promise<void> {
+  if (scope.restrictedUserId === null) return;
+  await putEntityGrant(db, {
+    accountId: scope.accountId,
+    userId: scope.restrictedUserId,
+    entityType: type,
+    entityId,
+    permissions: 'read_write',
+  });
+}
