@@ -1,7 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { pino } from 'pino';
 import type { TSchema } from 'typebox';
-import { loadConfig } from '../config.ts';
 import type { Context } from '../context.ts';
 import { UpdateAccountBody } from '../domain/account/account.schema.ts';
 import { getAccount, openAccount } from '../domain/account/account.service.ts';
@@ -12,10 +10,8 @@ import { CreateTokenBody } from '../domain/profile/token.schema.ts';
 import { createToken } from '../domain/profile/token.service.ts';
 import { fail } from '../errors.ts';
 import { validationErrors, validatorCompiler } from '../http/validation.ts';
-import { startRuntime } from '../runtime.ts';
 import type { Command } from './main.ts';
-
-type Values = Record<string, string | boolean | undefined>;
+import { text, tool, type Values } from './tool.ts';
 
 /** Checks command input against the same schema the API uses, with the same messages. */
 function checked<T>(schema: TSchema, value: Record<string, unknown>): T {
@@ -26,11 +22,6 @@ function checked<T>(schema: TSchema, value: Record<string, unknown>): T {
   const input = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
   if (!validate(input)) throw fail.invalid(validationErrors(validate.errors ?? [], 'body'));
   return input as T;
-}
-
-function text(values: Values, name: string): string | undefined {
-  const v = values[name];
-  return typeof v === 'string' ? v : undefined;
 }
 
 /** A username from the local part of an email address, made to fit the username rules. */
@@ -80,20 +71,6 @@ export async function runTokenCreate(ctx: Context, values: Values): Promise<stri
   const user = await findUserAnywhere(ctx, username);
   const token = await createToken(ctx, operatorIn(user.account_id), { accountId: user.account_id, userId: user.id }, '*', body);
   return `${token.token}\n`;
-}
-
-/** Runs one command on a context of its own; logs go to stderr so stdout carries only the result. */
-function tool(run: (ctx: Context, values: Values) => Promise<string>): Command['run'] {
-  return async (values) => {
-    const config = loadConfig();
-    const runtime = await startRuntime(config, { role: 'tool', logger: pino({ level: config.logLevel }, pino.destination(2)) });
-    try {
-      process.stdout.write(await run(runtime.ctx, values));
-      return 0;
-    } finally {
-      await runtime.close();
-    }
-  };
 }
 
 export const accountCreate: Command = {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
 import { migrate, serve, worker } from './server-commands.ts';
 
@@ -16,10 +17,12 @@ const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
   'user create': userCreate,
   'token create': tokenCreate,
+  'fault node-power-off': faultNodePowerOff,
+  'fault node-maintenance': faultNodeMaintenance,
 };
 
 function help(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(24)} ${c.summary}`);
   return [
     'Usage: cumulo <command> [options]',
     '',

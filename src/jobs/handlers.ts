@@ -1,5 +1,12 @@
+import { diskOperations } from '../domain/nodes/disk.jobs.ts';
+import { nodeOperations } from '../domain/nodes/node.jobs.ts';
 import { tokenJobs } from '../domain/profile/token.jobs.ts';
 import type { JobHandler } from './handler.ts';
+import { operationJobs } from './operation.ts';
 
 /** Every job kind the worker knows, gathered from the resource groups. */
-export const JOB_HANDLERS: readonly JobHandler[] = [...tokenJobs];
+export const JOB_HANDLERS: readonly JobHandler[] = [
+  ...tokenJobs,
+  ...operationJobs(nodeOperations),
+  ...operationJobs(diskOperations),
+];

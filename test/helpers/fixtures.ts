@@ -17,7 +17,36 @@ async function created(app: TestApp, owner: Caller, url: string, body: unknown):
   return res.body;
 }
 
+/** One node per owner and app (from an image: it has a config, two disks and addresses), shared by the node fixtures. */
+const fixtureNodes = new WeakMap<TestApp, Map<number, Promise<{ id: number; ipv4: string[] }>>>();
+function fixtureNode(app: TestApp, owner: Caller): Promise<{ id: number; ipv4: string[] }> {
+  const perApp = fixtureNodes.get(app) ?? new Map();
+  fixtureNodes.set(app, perApp);
+  let node = perApp.get(owner.accountId);
+  if (!node) {
+    node = created(app, owner, '/v4/node/instances', {
+      region: 'us-east',
+      type: 'g6-standard-1',
+      image: 'node/debian12',
+      root_pass: 'fixture-pass-1',
+    }) as Promise<{ id: number; ipv4: string[] }>;
+    perApp.set(owner.accountId, node);
+  }
+  return node;
+}
+
+async function fixtureChild(app: TestApp, owner: Caller, what: 'configs' | 'disks'): Promise<string> {
+  const node = await fixtureNode(app, owner);
+  const res = await app.request('GET', `/v4/node/instances/${node.id}/${what}`, { token: owner.token });
+  assert.ok(res.body.data.length > 0, `the fixture node has ${what}`);
+  return String(res.body.data[0].id);
+}
+
 export const FIXTURES: Record<string, Fixture> = {
+  nodeId: async (app, owner) => String((await fixtureNode(app, owner)).id),
+  configId: (app, owner) => fixtureChild(app, owner, 'configs'),
+  diskId: (app, owner) => fixtureChild(app, owner, 'disks'),
+  address: async (app, owner) => (await fixtureNode(app, owner)).ipv4[0] ?? '',
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
   sshKeyId: async (app, owner) =>
     String((await created(app, owner, '/v4/profile/sshkeys', { label: 'fixture', ssh_key: ED25519_KEY })).id),
@@ -68,5 +97,11 @@ export const FIXTURES: Record<string, Fixture> = {
 
 /** Bodies that pass validation for write routes whose body has required fields, by operationId. */
 export const VALID_BODIES: Record<string, unknown> = {
+  createNodeInstance: { region: 'us-east', type: 'g6-nanode-1' },
+  addNodeConfig: { label: 'matrix', devices: {} },
+  addNodeDisk: { size: 1024 },
+  resizeDisk: { size: 2048 },
+  resetDiskPassword: { password: 'matrix-pass-1' },
+  addNodeIP: { type: 'ipv4', public: true },
   addStackScript: { label: 'matrix', script: '#!/bin/sh\n', images: ['any/all'] },
 };

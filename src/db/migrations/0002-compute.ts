@@ -12,6 +12,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .addColumn('region', 'text', notNull)
     .addColumn('type', 'text', notNull)
     .addColumn('image', 'text')
+    /** The StackScript the node was deployed with, if any (its active-deployment count follows the node). */
+    .addColumn('stackscript_id', 'integer')
     .addColumn('status', 'text', notNull)
     .addColumn('hypervisor', 'text', notNull)
     .addColumn('ipv6', 'text')
@@ -96,7 +98,7 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .addColumn('gateway', 'text')
     .addColumn('subnet_mask', 'text', notNull)
     .addColumn('rdns', 'text')
-    /** The address as a number within its pool, for finding the next free one quickly. */
+    /** The address's index among its pool's usable addresses, for finding the next free one quickly. */
     .addColumn('ordinal', bigint(kind), notNull)
     .addColumn('created', 'text', notNull)
     // Private addresses repeat from region to region (each has its own private network).
@@ -131,6 +133,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .addPrimaryKeyConstraint('entity_tags_pk', ['account_id', 'entity_type', 'entity_id', 'tag'])
     .execute();
   await s.createIndex('entity_tags_tag').on('entity_tags').columns(['account_id', 'tag']).execute();
+  // The X-Filter on tags looks objects up by type and id alone.
+  await s.createIndex('entity_tags_entity').on('entity_tags').columns(['entity_type', 'entity_id', 'tag']).execute();
 
   await withSerialKey(s.createTable('stackscripts'), kind)
     .addColumn('account_id', 'integer', notNull)

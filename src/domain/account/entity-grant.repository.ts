@@ -44,3 +44,18 @@ export async function putEntityGrant(
 export async function deleteEntityGrantsOf(db: Kysely<Database>, accountId: number, userId: number): Promise<void> {
   await db.deleteFrom('entity_grants').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 }
+
+/** Removes every user's grant on one entity (the entity is being deleted). */
+export async function deleteGrantsOnEntity(
+  db: Kysely<Database>,
+  accountId: number,
+  entityType: string,
+  entityId: number,
+): Promise<void> {
+  await db
+    .deleteFrom('entity_grants')
+    .where('account_id', '=', accountId)
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId)
+    .execute();
+}

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { findNodeEntities } from '../nodes/node.repository.ts';
 import { findStackScriptEntities } from '../stackscripts/stackscript.repository.ts';
-import { putEntityGrant } from './entity-grant.repository.ts';
+import { deleteGrantsOnEntity, putEntityGrant } from './entity-grant.repository.ts';
 import { findImageEntities, type GrantEntity } from './grant-entity.repository.ts';
 import type { GrantEntityType } from './grants.ts';
 import type { AccountScope } from './principal.ts';
@@ -17,7 +18,7 @@ export type GrantEntityLookup = (db: Kysely<Database>, accountId: number, ids?: 
  * taken as given and shown with an empty label.
  */
 export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityLookup | null>> = {
-  node: null,
+  node: findNodeEntities,
   domain: null,
   nodebalancer: null,
   image: findImageEntities,
@@ -42,4 +43,14 @@ export async function grantToCreator(
     entityId,
     permissions: 'read_write',
   });
+}
+
+/** An entity is being deleted: no user keeps a grant on it. */
+export async function revokeEntityGrants(
+  db: Kysely<Database>,
+  accountId: number,
+  type: GrantEntityType,
+  entityId: number,
+): Promise<void> {
+  await deleteGrantsOnEntity(db, accountId, type, entityId);
 }

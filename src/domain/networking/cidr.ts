@@ -40,3 +40,38 @@ export function parseCidr(text: string): Block | null {
 export function overlaps(a: Block, b: Block): boolean {
   return a.version === b.version && a.first < b.first + b.size && b.first < a.first + a.size;
 }
+
+/** Parses a single IPv4 or IPv6 address (no prefix) to its number, or null when it is not one. */
+export function parseAddress(text: string): { version: 4 | 6; value: bigint } | null {
+  const version = net.isIP(text);
+  if (version === 4) return { version, value: ipv4ToBigInt(text) };
+  if (version === 6 && !text.includes('.') && !text.includes('%')) return { version, value: ipv6ToBigInt(text) };
+  return null;
+}
+
+/** The canonical text of an address: dotted IPv4, or IPv6 per RFC 5952 (lower case, longest zero run as `::`). */
+export function formatAddress(version: 4 | 6, value: bigint): string {
+  if (version === 4) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
+  let best = { start: -1, length: 0 };
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j += 1;
+    if (j - i > best.length) best = { start: i, length: j - i };
+    i = j;
+  }
+  const hex = groups.map((g) => g.toString(16));
+  if (best.length < 2) return hex.join(':');
+  return `${hex.slice(0, best.start).join(':')}::${hex.slice(best.start + best.length).join(':')}`;
+}
+
+/** The mask of a prefix length, written as an address (`255.255.255.0`, `ffff:ffff:ffff:ffff::`). */
+export function prefixMask(version: 4 | 6, prefix: number): string {
+  const bits = version === 4 ? 32 : 128;
+  const all = (1n << BigInt(bits)) - 1n;
+  return formatAddress(version, all ^ ((1n << BigInt(bits - prefix)) - 1n));
+}

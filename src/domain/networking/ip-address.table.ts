@@ -9,7 +9,7 @@ export interface IpAddressTable {
   gateway: string | null;
   subnet_mask: string;
   rdns: string | null;
-  /** The address as a number within its pool (offset from the pool start). */
+  /** The address's index among its pool's usable addresses (see ipam.ts); unique per pool. */
   ordinal: number;
   created: string;
 }

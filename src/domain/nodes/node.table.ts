@@ -9,6 +9,8 @@ export interface NodeTable {
   region: string;
   type: string;
   image: string | null;
+  /** The StackScript the node was deployed with, if any. */
+  stackscript_id: number | null;
   status: string;
   hypervisor: string;
   ipv6: string | null;

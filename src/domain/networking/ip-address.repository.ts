@@ -1,0 +1,124 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { IpAddressTable } from './ip-address.table.ts';
+
+export type IpAddressRow = Selectable<IpAddressTable>;
+
+/** One pool of a region: its rows share region, type and public, and are numbered by `ordinal`. */
+export interface PoolKey {
+  region: string;
+  type: string;
+  public: number;
+}
+
+function inPool(db: Kysely<Database>, pool: PoolKey) {
+  return db
+    .selectFrom('ip_addresses')
+    .where('region', '=', pool.region)
+    .where('type', '=', pool.type)
+    .where('public', '=', pool.public);
+}
+
+/** The highest ordinal in use in a pool, read off the end of the pool index. */
+export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promise<number | null> {
+  const row = await inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(1).executeTakeFirst();
+  return row ? Number(row.ordinal) : null;
+}
+
+/**
+ * The lowest free ordinal below `capacity`, or null when the pool is full. It walks the pool, so it
+ * is used only once the end of the pool has been reached.
+ */
+export async function findFirstFreeOrdinal(db: Kysely<Database>, pool: PoolKey, capacity: number): Promise<number | null> {
+  const { region, type } = pool;
+  const row = await sql<{ free: number | string | null }>`
+    select min(o) as free from (
+      select 0 as o where not exists (
+        select 1 from ip_addresses where region = ${region} and type = ${type} and public = ${pool.public} and ordinal = 0)
+      union all
+      select a.ordinal + 1 as o from ip_addresses a
+      where a.region = ${region} and a.type = ${type} and a.public = ${pool.public} and a.ordinal + 1 < ${capacity}
+        and not exists (
+          select 1 from ip_addresses b
+          where b.region = a.region and b.type = a.type and b.public = a.public and b.ordinal = a.ordinal + 1)
+    ) gaps where o < ${capacity}`.execute(db);
+  const free = row.rows[0]?.free;
+  return free === null || free === undefined ? null : Number(free);
+}
+
+/** Inserts an address unless its address or ordinal is taken (by a concurrent allocation); null then. */
+export async function insertAddressIfFree(
+  db: Kysely<Database>,
+  values: Insertable<IpAddressTable>,
+): Promise<IpAddressRow | undefined> {
+  return db
+    .insertInto('ip_addresses')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Addresses held by some nodes of the account, public before private, oldest first within each. */
+export async function findAddressesOfNodes(
+  db: Kysely<Database>,
+  accountId: number,
+  nodeIds: readonly number[],
+  type?: 'ipv4' | 'ipv6',
+): Promise<IpAddressRow[]> {
+  if (nodeIds.length === 0) return [];
+  let q = db
+    .selectFrom('ip_addresses')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('node_id', 'in', [...nodeIds]);
+  if (type) q = q.where('type', '=', type);
+  return q.orderBy('public', 'desc').orderBy('created').orderBy('ordinal').execute();
+}
+
+export async function findNodeAddress(
+  db: Kysely<Database>,
+  accountId: number,
+  nodeId: number,
+  address: string,
+): Promise<IpAddressRow | undefined> {
+  return db
+    .selectFrom('ip_addresses')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('node_id', '=', nodeId)
+    .where('address', '=', address)
+    .executeTakeFirst();
+}
+
+export async function updateAddressRdns(
+  db: Kysely<Database>,
+  row: Pick<IpAddressRow, 'account_id' | 'region' | 'address'>,
+  rdns: string | null,
+): Promise<IpAddressRow> {
+  return db
+    .updateTable('ip_addresses')
+    .set({ rdns })
+    .where('account_id', '=', row.account_id)
+    .where('region', '=', row.region)
+    .where('address', '=', row.address)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteAddress(
+  db: Kysely<Database>,
+  row: Pick<IpAddressRow, 'account_id' | 'region' | 'address'>,
+): Promise<void> {
+  await db
+    .deleteFrom('ip_addresses')
+    .where('account_id', '=', row.account_id)
+    .where('region', '=', row.region)
+    .where('address', '=', row.address)
+    .execute();
+}
+
+/** Gives every address of a node back to its pool. */
+export async function deleteAddressesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
+  await db.deleteFrom('ip_addresses').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+}

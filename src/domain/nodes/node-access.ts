@@ -1,0 +1,47 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { fail } from '../../errors.ts';
+import { type Permission, permits } from '../account/grants.ts';
+import type { AccountScope } from '../account/principal.ts';
+import type { EntityRef } from '../events/event.service.ts';
+import { claimNode, findNodeForScope, type NodeRow } from './node.repository.ts';
+import type { NodeTable } from './node.table.ts';
+
+/**
+ * The node a request acts on: another account's node, or one a restricted user holds no grant on,
+ * is not found (404); a read_only grant where the operation writes is forbidden (403).
+ * Every operation on a node or on what hangs off it (disks, configs, addresses) starts here.
+ */
+export async function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
+  const found = await findNodeForScope(db, scope, nodeId);
+  if (!found) throw fail.notFound('Node not found');
+  if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the node');
+  return found.row;
+}
+
+/** Refuses an operation that needs a settled node while another one is under way. */
+export function assertSettled(node: NodeRow): void {
+  if (node.busy !== null) {
+    throw fail.badRequest(`Node busy: ${node.busy.replaceAll('_', ' ')} is in progress; try again when it has finished`);
+  }
+}
+
+export function nodeEntity(node: Pick<NodeRow, 'id' | 'label'>): EntityRef {
+  return { id: node.id, type: 'node', label: node.label, url: `/v4/node/instances/${node.id}` };
+}
+
+/**
+ * Marks a settled node busy with an operation (and whatever else the operation changes at once,
+ * such as its status), or refuses: the check and the claim are one conditional update, so of two
+ * concurrent requests only one gets the node.
+ */
+export async function claimSettledNode(
+  db: Kysely<Database>,
+  node: NodeRow,
+  values: Updateable<NodeTable> & { busy: string },
+): Promise<void> {
+  assertSettled(node);
+  if (!(await claimNode(db, node.account_id, node.id, values))) {
+    throw fail.badRequest('Node busy: another operation has just started; try again when it has finished');
+  }
+}

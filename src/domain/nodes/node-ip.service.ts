@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { fail } from '../../errors.ts';
+import type { Actor } from '../account/principal.ts';
+import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import { recordEvent } from '../events/event.service.ts';
+import type { EventAction } from '../events/event-kinds.ts';
+import {
+  deleteAddress,
+  findAddressesOfNodes,
+  findNodeAddress,
+  type IpAddressRow,
+  updateAddressRdns,
+} from '../networking/ip-address.repository.ts';
+import type { IpAddress } from '../networking/ip-address.schema.ts';
+import {
+  canonicalAddress,
+  ipRowToIpAddress,
+  linkLocalAddress,
+  publicIpv4,
+  slaacAddress,
+} from '../networking/ip-address.service.ts';
+import { allocateAddress } from '../networking/ipam.ts';
+import type { NodeRow } from './node.repository.ts';
+import { nodeEntity, nodeFor } from './node-access.ts';
+import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
+
+async function addressesOf(db: Kysely<Database>, node: NodeRow): Promise<IpAddressRow[]> {
+  return findAddressesOfNodes(db, node.account_id, [node.id]);
+}
+
+function slaacOf(rows: readonly IpAddressRow[]): IpAddressRow {
+  const slaac = rows.find((r) => r.type === 'ipv6');
+  if (!slaac) throw fail.internal();
+  return slaac;
+}
+
+export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: number): Promise<NodeIps> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const rows = await addressesOf(ctx.db, node);
+  const v4 = rows.filter((r) => r.type === 'ipv4');
+  const slaac = slaacOf(rows);
+  return {
+    ipv4: {
+      public: v4.filter((r) => r.public === 1).map(publicIpv4),
+      private: v4.filter((r) => r.public === 0).map(ipRowToIpAddress),
+      // Sharing and reservations come with the networking operations.
+      shared: [],
+      reserved: [],
+    },
+    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: null },
+  };
+}
+
+async function ipEvent(db: Kysely<Database>, ctx: Context, actor: Actor, node: NodeRow, action: EventAction, row: IpAddressRow) {
+  await recordEvent(db, ctx, actor, { action, entity: nodeEntity(node), message: row.address });
+}
+
+/** Adds an IPv4 address to the node: a public one, or its one private address. */
+export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<IpAddress> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    const region = ctx.catalog.region(node.region);
+    if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
+    if (!body.public && (await addressesOf(trx, node)).some((r) => r.type === 'ipv4' && r.public === 0)) {
+      throw fail.badRequest('The node already has a private IPv4 address; it may have only one', 'public');
+    }
+    const pool = body.public ? 'public-ipv4' : 'private-ipv4';
+    const row = await allocateAddress(trx, ctx, { accountId: node.account_id, nodeId: node.id, region, pool });
+    await ipEvent(trx, ctx, actorOf(principal), node, 'node_addip', row);
+    return ipRowToIpAddress(row);
+  });
+}
+
+/** One of the node's addresses, by its text in any valid form; the derived link-local address included. */
+async function nodeAddress(
+  db: Kysely<Database>,
+  node: NodeRow,
+  text: string,
+): Promise<{ row: IpAddressRow; linkLocal: boolean }> {
+  const address = canonicalAddress(text);
+  if (address === null) throw fail.notFound('Address not found');
+  const row = await findNodeAddress(db, node.account_id, node.id, address);
+  if (row) return { row, linkLocal: false };
+  const slaac = (await addressesOf(db, node)).find((r) => r.type === 'ipv6');
+  if (slaac && linkLocalAddress(slaac).address === address) return { row: slaac, linkLocal: true };
+  throw fail.notFound('Address not found');
+}
+
+export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<IpAddress> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const found = await nodeAddress(ctx.db, node, address);
+  return found.linkLocal ? linkLocalAddress(found.row) : ipRowToIpAddress(found.row);
+}
+
+/** Sets the reverse DNS name of a public address; null gives a public IPv4 address its default back. */
+export async function updateNodeIp(
+  ctx: Context,
+  principal: Principal,
+  nodeId: number,
+  address: string,
+  rdns: string | null | undefined,
+): Promise<IpAddress> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    const found = await nodeAddress(trx, node, address);
+    if (found.linkLocal || found.row.public !== 1) {
+      throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
+    }
+    const row = rdns === undefined ? found.row : await updateAddressRdns(trx, found.row, rdns);
+    await ipEvent(trx, ctx, actorOf(principal), node, 'ipaddress_update', row);
+    return ipRowToIpAddress(row);
+  });
+}
+
+/** Gives an address back to its pool; the SLAAC address and the node's last public IPv4 address stay. */
+export async function removeNodeIp(ctx: Context, principal: Principal, nodeId: number, address: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    const found = await nodeAddress(trx, node, address);
+    const { row } = found;
+    if (found.linkLocal || row.type !== 'ipv4') throw fail.badRequest('IPv6 SLAAC and link-local addresses cannot be removed');
+    if (row.public === 1) {
+      const publics = (await addressesOf(trx, node)).filter((r) => r.type === 'ipv4' && r.public === 1);
+      if (publics.length <= 1) throw fail.badRequest('A node keeps at least one public IPv4 address');
+    }
+    await deleteAddress(trx, row);
+    await ipEvent(trx, ctx, actorOf(principal), node, 'node_deleteip', row);
+  });
+}

@@ -1,0 +1,89 @@
+import type { JobContext } from '../../jobs/handler.ts';
+import type { OperationHandler } from '../../jobs/operation.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { markNodeDisksReady } from './disk.repository.ts';
+import { releaseNode } from './node.repository.ts';
+import { NODE_OPS } from './node-operations.ts';
+
+/** The node an operation's job is about, and the service time now. */
+export function jobTarget(job: JobContext) {
+  return {
+    accountId: job.job.account_id ?? 0,
+    nodeId: Number(job.payload.nodeId),
+    now: toTimestamp(job.ctx.clock.nowMs()),
+  };
+}
+
+/** An operation that holds the node (`busy`) in an intermediate status and moves it to `to` when done. */
+function nodeTransition(spec: {
+  kind: string;
+  transition: 'node_provision' | 'node_boot' | 'node_reboot' | 'node_shutdown';
+  from: string;
+  to: (job: JobContext) => string;
+  /** Where the node goes if the job fails for good. */
+  failTo: string;
+  finish?: (job: JobContext) => Promise<void>;
+}): OperationHandler {
+  const booted = (job: JobContext) => {
+    const configId = job.payload.configId;
+    return typeof configId === 'number' && spec.to(job) === 'running' ? { last_booted_config_id: configId } : {};
+  };
+  return {
+    kind: spec.kind,
+    transition: spec.transition,
+    async finish(job) {
+      const { accountId, nodeId, now } = jobTarget(job);
+      await spec.finish?.(job);
+      await releaseNode(job.trx, accountId, nodeId, {
+        kind: spec.transition,
+        from: spec.from,
+        to: spec.to(job),
+        updated: now,
+        values: booted(job),
+      });
+    },
+    async fail(job) {
+      const { accountId, nodeId, now } = jobTarget(job);
+      await releaseNode(job.trx, accountId, nodeId, { kind: spec.transition, from: spec.from, to: spec.failTo, updated: now });
+    },
+  };
+}
+
+/** Provisioning ends with the node's disks written and the node running (or offline when created with booted: false). */
+const provision = nodeTransition({
+  kind: NODE_OPS.provision,
+  transition: 'node_provision',
+  from: 'provisioning',
+  to: (job) => (job.payload.booted === false ? 'offline' : 'running'),
+  failTo: 'offline',
+  async finish(job) {
+    const { accountId, nodeId, now } = jobTarget(job);
+    await markNodeDisksReady(job.trx, accountId, nodeId, now);
+  },
+});
+
+const boot = nodeTransition({
+  kind: NODE_OPS.boot,
+  transition: 'node_boot',
+  from: 'booting',
+  to: () => 'running',
+  failTo: 'offline',
+});
+
+const reboot = nodeTransition({
+  kind: NODE_OPS.reboot,
+  transition: 'node_reboot',
+  from: 'rebooting',
+  to: () => 'running',
+  failTo: 'offline',
+});
+
+const shutdown = nodeTransition({
+  kind: NODE_OPS.shutdown,
+  transition: 'node_shutdown',
+  from: 'shutting_down',
+  to: () => 'offline',
+  failTo: 'running',
+});
+
+export const nodeOperations: readonly OperationHandler[] = [provision, boot, reboot, shutdown];

@@ -1,0 +1,201 @@
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import type { Permission } from '../account/grants.ts';
+import type { AccountScope } from '../account/principal.ts';
+import { tagsFilterField } from '../tags/tag.repository.ts';
+import type { NodeTable } from './node.table.ts';
+
+export type NodeRow = Selectable<NodeTable>;
+
+/** The reference's filterable node fields. */
+const FILTER: FilterSpec = {
+  fields: {
+    id: { column: 'nodes.id', type: 'integer' },
+    label: { column: 'nodes.label', type: 'string' },
+    region: { column: 'nodes.region', type: 'string' },
+    image: { column: 'nodes.image', type: 'string' },
+    group: { column: 'nodes.node_group', type: 'string' },
+    tags: tagsFilterField('node', 'nodes.id'),
+    ipv4: {
+      column: 'nodes.id',
+      type: 'string',
+      sortable: false,
+      custom(op, value) {
+        const holds = (condition: ReturnType<typeof sql<SqlBool>>) =>
+          sql<SqlBool>`exists (select 1 from ip_addresses ia where ia.node_id = nodes.id and ia.type = 'ipv4' and ${condition})`;
+        if (op === 'eq') return holds(sql<SqlBool>`ia.address = ${value}`);
+        if (op === 'neq') return sql<SqlBool>`not ${holds(sql<SqlBool>`ia.address = ${value}`)}`;
+        if (op === 'contains')
+          return holds(sql<SqlBool>`ia.address like ${`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+        return holds(sql<SqlBool>`ia.address ${sql.raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op])} ${value}`);
+      },
+    },
+  },
+  defaultOrder: { column: 'nodes.id', direction: 'asc' },
+  tiebreak: 'nodes.id',
+};
+
+/** A restricted user's grant on the node, if any. */
+function grantOn(eb: ExpressionBuilder<Database, 'nodes'>, userId: number) {
+  return eb
+    .selectFrom('entity_grants')
+    .select('entity_grants.permissions')
+    .whereRef('entity_grants.account_id', '=', 'nodes.account_id')
+    .where('entity_grants.user_id', '=', userId)
+    .where('entity_grants.entity_type', '=', 'node')
+    .whereRef('entity_grants.entity_id', '=', 'nodes.id');
+}
+
+/** The account's nodes; a restricted user sees only those it holds a grant on. */
+function visibleNodes(db: Kysely<Database>, scope: AccountScope) {
+  const q = db.selectFrom('nodes').selectAll('nodes').where('nodes.account_id', '=', scope.accountId);
+  const userId = scope.restrictedUserId;
+  if (userId === null) return q;
+  return q.where((eb): Expression<SqlBool> => eb.exists(grantOn(eb, userId)));
+}
+
+export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeRow>> {
+  return paginate(visibleNodes(db, scope), request, FILTER);
+}
+
+/** A node the scope may see, with the caller's permission on it (read_write for unrestricted users). */
+export async function findNodeForScope(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  id: number,
+): Promise<{ row: NodeRow; permission: Permission } | undefined> {
+  const userId = scope.restrictedUserId;
+  if (userId === null) {
+    const row = await visibleNodes(db, scope).where('nodes.id', '=', id).executeTakeFirst();
+    return row && { row, permission: 'read_write' };
+  }
+  const found = await db
+    .selectFrom('nodes')
+    .selectAll('nodes')
+    .select((eb) => grantOn(eb, userId).as('permission'))
+    .where('nodes.account_id', '=', scope.accountId)
+    .where('nodes.id', '=', id)
+    .executeTakeFirst();
+  if (!found?.permission) return undefined;
+  const { permission, ...row } = found;
+  return { row, permission: permission as Permission };
+}
+
+export async function findNode(db: Kysely<Database>, accountId: number, id: number): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The operator's lookup by id alone (fault injection names a node without its account). */
+export async function findNodeAnywhere(db: Kysely<Database>, id: number): Promise<NodeRow | undefined> {
+  return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts a node; undefined when the account already has a node with its label. */
+export async function insertNode(db: Kysely<Database>, values: Insertable<NodeTable>): Promise<NodeRow | undefined> {
+  return db
+    .insertInto('nodes')
+    .values(values)
+    .onConflict((oc) => oc.columns(['account_id', 'label']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateNodeRow(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<NodeTable>,
+): Promise<NodeRow> {
+  return db
+    .updateTable('nodes')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function nodeLabelTaken(
+  db: Kysely<Database>,
+  accountId: number,
+  label: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let q = db.selectFrom('nodes').select('id').where('account_id', '=', accountId).where('label', '=', label);
+  if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Marks the node busy with an operation, only if it is settled; false when another operation holds
+ * it. The condition is part of the update, so of two concurrent requests only one wins.
+ */
+export async function claimNode(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<NodeTable> & { busy: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('nodes')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('busy', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Ends an operation: clears `busy` if this operation holds it, and moves the status from the
+ * operation's intermediate state to its result. A status something else has changed meanwhile
+ * (maintenance stopped the node mid-boot) is left alone.
+ */
+export async function releaseNode(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  op: { kind: string; from?: string; to?: string; updated: string; values?: Updateable<NodeTable> },
+): Promise<void> {
+  const { from, to } = op;
+  await db
+    .updateTable('nodes')
+    .set({
+      busy: sql<string | null>`case when busy = ${op.kind} then null else busy end`,
+      ...(from !== undefined && to !== undefined
+        ? { status: sql<string>`case when status = ${from} then ${to} else status end` }
+        : {}),
+      updated: op.updated,
+      ...op.values,
+    })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteNodeRow(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
+  await db.deleteFrom('nodes').where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** The account's nodes as grant entities (id and label): all of them, or those among `ids`. */
+export async function findNodeEntities(
+  db: Kysely<Database>,
+  accountId: number,
+  ids?: readonly number[],
+): Promise<{ id: number; label: string }[]> {
+  if (ids?.length === 0) return [];
+  let q = db.selectFrom('nodes').select(['id', 'label']).where('account_id', '=', accountId).orderBy('id');
+  if (ids) q = q.where('id', 'in', [...ids]);
+  return q.execute();
+}

@@ -1,0 +1,138 @@
+import { type Static, Type } from 'typebox';
+import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { PATTERN_REASON } from '../../http/validation.ts';
+import { Interfaces } from './config.schema.ts';
+
+export const NODE_STATUSES = [
+  'running',
+  'offline',
+  'booting',
+  'rebooting',
+  'shutting_down',
+  'provisioning',
+  'deleting',
+  'migrating',
+  'rebuilding',
+  'cloning',
+  'restoring',
+  'stopped',
+] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+export const BACKUP_DAYS = ['Scheduling', 'Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+export const BACKUP_WINDOWS = [
+  'Scheduling',
+  'W0',
+  'W2',
+  'W4',
+  'W6',
+  'W8',
+  'W10',
+  'W12',
+  'W14',
+  'W16',
+  'W18',
+  'W20',
+  'W22',
+] as const;
+
+/**
+ * The reference's label pattern cannot match any label (its `..` look-ahead matches every two
+ * characters); this is its intent: a letter first, then letters, digits, `-`, `_` and `.`, never two
+ * of `-`, `_` and `.` in a row.
+ */
+export const NodeLabel = Type.String({
+  minLength: 3,
+  maxLength: 32,
+  pattern: '^[a-zA-Z](?!.*[-_.]{2})[a-zA-Z0-9_.-]*$',
+  [PATTERN_REASON]: 'Must begin with a letter and hold only letters, digits, -, _ and ., never two of -, _ and . in a row',
+});
+
+export const TagLabel = Type.String({ minLength: 3, maxLength: 50 });
+export const RootPass = Type.String({ minLength: 7, maxLength: 128 });
+
+const Alerts = Type.Object({
+  cpu: Type.Integer(),
+  network_in: Type.Integer(),
+  network_out: Type.Integer(),
+  transfer_quota: Type.Integer(),
+  io: Type.Integer(),
+});
+
+const Schedule = Type.Object({
+  day: Nullable(StringEnum(BACKUP_DAYS)),
+  window: Nullable(StringEnum(BACKUP_WINDOWS)),
+});
+
+export const NodeSchema = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  region: Type.String(),
+  image: Nullable(Type.String()),
+  type: Type.String(),
+  group: Type.String(),
+  tags: Type.Array(Type.String()),
+  status: StringEnum(NODE_STATUSES),
+  hypervisor: StringEnum(['kvm'] as const),
+  created: Timestamp,
+  updated: Timestamp,
+  ipv4: Type.Array(Type.String()),
+  ipv6: Nullable(Type.String()),
+  specs: Type.Object({ disk: Type.Integer(), memory: Type.Integer(), vcpus: Type.Integer(), transfer: Type.Integer() }),
+  alerts: Alerts,
+  backups: Type.Object({
+    enabled: Type.Boolean(),
+    schedule: Schedule,
+    // null until a backup has succeeded.
+    last_successful: Nullable(Timestamp),
+  }),
+  watchdog_enabled: Type.Boolean(),
+});
+export type Node = Static<typeof NodeSchema>;
+
+export const CreateNodeBody = Type.Object({
+  region: Type.String({ minLength: 1, maxLength: 64 }),
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  label: Type.Optional(NodeLabel),
+  group: Type.Optional(Type.String({ maxLength: 50 })),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
+  image: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
+  root_pass: Type.Optional(RootPass),
+  authorized_keys: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
+  authorized_users: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
+  stackscript_id: Type.Optional(Nullable(IntegerId)),
+  stackscript_data: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  backup_id: Type.Optional(Nullable(IntegerId)),
+  backups_enabled: Type.Optional(Type.Boolean()),
+  booted: Type.Optional(Type.Boolean()),
+  private_ip: Type.Optional(Type.Boolean()),
+  swap_size: Type.Optional(Type.Integer({ minimum: 0 })),
+  interfaces: Type.Optional(Interfaces),
+});
+export type CreateNode = Static<typeof CreateNodeBody>;
+
+/** Only these fields change; everything else a client sends back (status, specs, ...) is ignored. */
+export const UpdateNodeBody = Type.Object({
+  label: Type.Optional(NodeLabel),
+  group: Type.Optional(Type.String({ maxLength: 50 })),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
+  watchdog_enabled: Type.Optional(Type.Boolean()),
+  alerts: Type.Optional(
+    Type.Partial(
+      Type.Object({
+        cpu: Type.Integer({ minimum: 0 }),
+        network_in: Type.Integer({ minimum: 0 }),
+        network_out: Type.Integer({ minimum: 0 }),
+        transfer_quota: Type.Integer({ minimum: 0, maximum: 100 }),
+        io: Type.Integer({ minimum: 0 }),
+      }),
+    ),
+  ),
+  backups: Type.Optional(Type.Object({ schedule: Type.Optional(Type.Partial(Schedule)) })),
+});
+export type UpdateNode = Static<typeof UpdateNodeBody>;
+
+export const NodeParams = Type.Object({ nodeId: IntegerId });
+
+export const BootBody = Type.Object({ config_id: Type.Optional(Nullable(IntegerId)) });
+export type Boot = Static<typeof BootBody>;

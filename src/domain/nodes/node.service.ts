@@ -1,0 +1,143 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import type { Page, PageRequest } from '../../db/paginate.ts';
+import { fail } from '../../errors.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { revokeEntityGrants } from '../account/grant-entities.ts';
+import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import type { NodeTypeDataT } from '../catalog/catalog.ts';
+import { recordEvent } from '../events/event.service.ts';
+import { deleteAddressesOfNode, findAddressesOfNodes } from '../networking/ip-address.repository.ts';
+import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
+import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
+import { deleteNodeRow, listNodes, type NodeRow, updateNodeRow } from './node.repository.ts';
+import type { Node, UpdateNode } from './node.schema.ts';
+import { nodeEntity, nodeFor } from './node-access.ts';
+import { assertLabelFree } from './node-label.ts';
+
+/** What a node's API object needs beside its row; loaded for a whole page at once. */
+export interface NodeExtras {
+  tags: string[];
+  /** Public addresses first, then private. */
+  ipv4: string[];
+}
+
+export function nodeRowToNode(row: NodeRow, type: NodeTypeDataT | undefined, extras: NodeExtras): Node {
+  return {
+    id: row.id,
+    label: row.label,
+    region: row.region,
+    image: row.image,
+    type: row.type,
+    group: row.node_group,
+    tags: extras.tags,
+    status: row.status as Node['status'],
+    hypervisor: 'kvm',
+    created: row.created,
+    updated: row.updated,
+    ipv4: extras.ipv4,
+    ipv6: row.ipv6 === null ? null : `${row.ipv6}/128`,
+    specs: { disk: type?.disk ?? 0, memory: type?.memory ?? 0, vcpus: type?.vcpus ?? 0, transfer: type?.transfer ?? 0 },
+    alerts: {
+      cpu: row.alerts_cpu,
+      io: row.alerts_io,
+      network_in: row.alerts_network_in,
+      network_out: row.alerts_network_out,
+      transfer_quota: row.alerts_transfer_quota,
+    },
+    backups: {
+      enabled: row.backups_enabled === 1,
+      schedule: {
+        day: row.backups_day as Node['backups']['schedule']['day'],
+        window: row.backups_window as Node['backups']['schedule']['window'],
+      },
+      last_successful: row.backups_last_successful,
+    },
+    watchdog_enabled: row.watchdog_enabled === 1,
+  };
+}
+
+/** API objects for nodes of one account: one query for their tags and one for their addresses, whatever their number. */
+export async function toNodes(db: Kysely<Database>, ctx: Context, accountId: number, rows: readonly NodeRow[]): Promise<Node[]> {
+  const ids = rows.map((r) => r.id);
+  const tags = await findTagsOf(db, accountId, 'node', ids);
+  const ipv4 = new Map<number, string[]>(ids.map((id) => [id, []]));
+  for (const address of await findAddressesOfNodes(db, accountId, ids, 'ipv4')) {
+    if (address.node_id !== null) ipv4.get(address.node_id)?.push(address.address);
+  }
+  return rows.map((row) =>
+    nodeRowToNode(row, ctx.catalog.type(row.type), { tags: tags.get(row.id) ?? [], ipv4: ipv4.get(row.id) ?? [] }),
+  );
+}
+
+export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): Promise<Node> {
+  const [node] = await toNodes(db, ctx, row.account_id, [row]);
+  if (!node) throw fail.internal();
+  return node;
+}
+
+export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {
+  const page = await listNodes(ctx.db, scope, request);
+  return { ...page, data: await toNodes(ctx.db, ctx, scope.accountId, page.data) };
+}
+
+export async function getNode(ctx: Context, scope: AccountScope, nodeId: number): Promise<Node> {
+  return toNode(ctx.db, ctx, await nodeFor(ctx.db, scope, nodeId, 'read_only'));
+}
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((t, i) => t === y[i]);
+}
+
+/** Changes the updatable fields only (label, group, tags, alerts, backup schedule, watchdog); event node_update. */
+export async function updateNode(ctx: Context, principal: Principal, nodeId: number, body: UpdateNode): Promise<Node> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    const now = toTimestamp(ctx.clock.nowMs());
+    if (body.tags !== undefined) {
+      const current = (await findTagsOf(trx, node.account_id, 'node', [node.id])).get(node.id) ?? [];
+      if (!sameTags(current, body.tags)) {
+        if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
+        await setEntityTags(trx, node.account_id, 'node', node.id, body.tags, now);
+      }
+    }
+    if (body.label !== undefined && body.label !== node.label) await assertLabelFree(trx, node.account_id, body.label, node.id);
+    const alerts = body.alerts ?? {};
+    const schedule = body.backups?.schedule ?? {};
+    const row = await updateNodeRow(trx, node.account_id, node.id, {
+      label: body.label,
+      node_group: body.group,
+      watchdog_enabled: body.watchdog_enabled === undefined ? undefined : body.watchdog_enabled ? 1 : 0,
+      alerts_cpu: alerts.cpu,
+      alerts_io: alerts.io,
+      alerts_network_in: alerts.network_in,
+      alerts_network_out: alerts.network_out,
+      alerts_transfer_quota: alerts.transfer_quota,
+      backups_day: schedule.day,
+      backups_window: schedule.window,
+      updated: now,
+    });
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'node_update', entity: nodeEntity(row) });
+    return toNode(trx, ctx, row);
+  });
+}
+
+/**
+ * Deletes a node at once, whatever it is doing: its addresses go back to their pools, its disks,
+ * configs and backups go with it (foreign keys), and its tags and grants are removed. Jobs still
+ * queued for it find no node and do nothing. Ids are never reused.
+ */
+export async function deleteNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    await deleteAddressesOfNode(trx, node.account_id, node.id);
+    await deleteEntityTags(trx, node.account_id, 'node', node.id);
+    await revokeEntityGrants(trx, node.account_id, 'node', node.id);
+    if (node.stackscript_id !== null) await releaseStackScriptDeployment(trx, node.stackscript_id);
+    await deleteNodeRow(trx, node.account_id, node.id);
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'node_delete', entity: nodeEntity(node) });
+  });
+}
