@@ -28,10 +28,13 @@ export function createEmptyNode(app: TestApp, overrides: Record<string, unknown>
   return createNode(app, { image: undefined, root_pass: undefined, ...overrides }, token);
 }
 
-/** Moves the service clock on and runs due jobs until no job is due any more: every operation under way finishes. */
-export async function settle(app: TestApp): Promise<void> {
+/**
+ * Moves the service clock on (by `stepMs` a round) and runs due jobs until no job is due any more:
+ * every operation under way finishes.
+ */
+export async function settle(app: TestApp, stepMs = 60_000): Promise<void> {
   for (let round = 0; round < 50; round += 1) {
-    app.runtime.ctx.clock.advance(60_000);
+    app.runtime.ctx.clock.advance(stepMs);
     if ((await runDueJobs(app)) === 0) return;
   }
   assert.fail('jobs kept coming');
@@ -88,4 +91,15 @@ export async function privateImage(app: TestApp, accountId: number, fields: { st
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A service clock that moves only when told to, so a test can stop between an operation's phases. */
+export function manualClock(startMs = Date.parse('2030-01-01T00:00:00Z')) {
+  let now = startMs;
+  return {
+    nowMs: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
 }

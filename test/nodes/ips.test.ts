@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { admin } from '../helpers/accounts.ts';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { createEmptyNode, createNode, eventsOf } from './helpers.ts';
+
+/** The full, uncompressed spelling of an IPv6 address. */
+function expand(address: string): string {
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((g) => g.padStart(4, '0')).join(':');
+}
+
+for (const dialect of DIALECTS) {
+  describe(`node addresses [${dialect}]`, () => {
+    test('the list holds the public IPv4 address, SLAAC and link-local IPv6, in the reference shape', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const node = await createNode(app);
+      const res = await app.request('GET', `/v4/node/instances/${node.id}/ips`);
+      assert.equal(res.status, 200);
+      const { ipv4, ipv6 } = res.body;
+      const [address] = node.ipv4;
+      const subnet = address.split('.').slice(0, 3).join('.');
+      assert.deepEqual(ipv4, {
+        public: [
+          {
+            address,
+            gateway: `${subnet}.1`,
+            subnet_mask: '255.255.255.0',
+            prefix: 24,
+            type: 'ipv4',
+            public: true,
+            rdns: `${address.replaceAll('.', '-')}.ip.cumulo.local`,
+            node_id: node.id,
+            region: 'us-east',
+          },
+        ],
+        private: [],
+        shared: [],
+        reserved: [],
+      });
+      assert.equal(`${ipv6.slaac.address}/128`, node.ipv6);
+      assert.deepEqual(
+        [ipv6.slaac.prefix, ipv6.slaac.gateway, ipv6.slaac.subnet_mask, ipv6.slaac.public, ipv6.slaac.rdns],
+        [64, 'fe80::1', 'ffff:ffff:ffff:ffff::', true, null],
+      );
+      assert.equal(ipv6.link_local.address.split(':').slice(-4).join(':'), ipv6.slaac.address.split(':').slice(-4).join(':'));
+      assert.match(ipv6.link_local.address, /^fe80::/);
+      assert.equal(ipv6.link_local.public, false);
+      assert.equal(ipv6.global, null);
+    });
+
+    test('allocate a public address or one private address; view, rdns and remove them, with events', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const node = await createEmptyNode(app);
+      const base = `/v4/node/instances/${node.id}/ips`;
+      const extra = await app.request('POST', base, { body: { type: 'ipv4', public: true } });
+      assert.equal(extra.status, 200, JSON.stringify(extra.body));
+      assert.equal(extra.body.public, true);
+      const priv = await app.request('POST', base, { body: { type: 'ipv4', public: false } });
+      assert.equal(priv.status, 200);
+      assert.match(priv.body.address, /^192\.168\./);
+      assert.deepEqual(
+        [priv.body.prefix, priv.body.subnet_mask, priv.body.gateway, priv.body.rdns],
+        [17, '255.255.128.0', null, null],
+      );
+      const second = await app.request('POST', base, { body: { type: 'ipv4', public: false } });
+      assert.equal(second.status, 400, 'one private address per node');
+      assert.equal((await app.request('POST', base, { body: { type: 'ipv6', public: true } })).status, 400);
+      assert.equal((await app.request('POST', base, { body: { type: 'ipv4' } })).status, 400);
+      const node2 = (await app.request('GET', `/v4/node/instances/${node.id}`)).body;
+      assert.deepEqual(node2.ipv4, [node.ipv4[0], extra.body.address, priv.body.address]);
+
+      assert.deepEqual((await app.request('GET', `${base}/${extra.body.address}`)).body, extra.body);
+      const slaac = node.ipv6.replace('/128', '');
+      assert.equal((await app.request('GET', `${base}/${encodeURIComponent(expand(slaac))}`)).body.address, slaac);
+      const ips = (await app.request('GET', base)).body;
+      const linkLocal = ips.ipv6.link_local.address;
+      assert.deepEqual((await app.request('GET', `${base}/${encodeURIComponent(linkLocal)}`)).body, ips.ipv6.link_local);
+      assert.equal((await app.request('GET', `${base}/10.9.9.9`)).status, 404);
+      assert.equal((await app.request('GET', `${base}/not-an-ip`)).status, 404);
+
+      const named = await app.request('PUT', `${base}/${extra.body.address}`, { body: { rdns: 'www.example.com' } });
+      assert.equal(named.status, 200);
+      assert.equal(named.body.rdns, 'www.example.com');
+      const reset = await app.request('PUT', `${base}/${extra.body.address}`, { body: { rdns: null } });
+      assert.equal(reset.body.rdns, `${extra.body.address.replaceAll('.', '-')}.ip.cumulo.local`);
+      const v6 = await app.request('PUT', `${base}/${encodeURIComponent(slaac)}`, { body: { rdns: 'v6.example.com' } });
+      assert.equal(v6.body.rdns, 'v6.example.com');
+      const badName = await app.request('PUT', `${base}/${extra.body.address}`, { body: { rdns: 'not a host' } });
+      assert.equal(badName.status, 400);
+      assert.equal(badName.body.errors[0].field, 'rdns');
+      assert.equal((await app.request('PUT', `${base}/${priv.body.address}`, { body: { rdns: 'p.example.com' } })).status, 400);
+
+      assert.equal((await app.request('DELETE', `${base}/${encodeURIComponent(slaac)}`)).status, 400);
+      assert.equal((await app.request('DELETE', `${base}/${priv.body.address}`)).status, 200);
+      assert.equal((await app.request('DELETE', `${base}/${extra.body.address}`)).status, 200);
+      const last = await app.request('DELETE', `${base}/${node.ipv4[0]}`);
+      assert.equal(last.status, 400, 'the last public IPv4 address stays');
+      assert.equal((await app.request('GET', `${base}/${extra.body.address}`)).status, 404);
+
+      assert.equal((await eventsOf(app, me.accountId, 'node_addip')).length, 2);
+      assert.equal((await eventsOf(app, me.accountId, 'node_deleteip')).length, 2);
+      assert.equal((await eventsOf(app, me.accountId, 'ipaddress_update')).length, 3);
+    });
+
+    test("another node's address is not found through this node", async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const a = await createEmptyNode(app);
+      const b = await createEmptyNode(app);
+      assert.equal((await app.request('GET', `/v4/node/instances/${a.id}/ips/${b.ipv4[0]}`)).status, 404);
+      assert.equal((await app.request('DELETE', `/v4/node/instances/${a.id}/ips/${b.ipv4[0]}`)).status, 404);
+    });
+  });
+}
