@@ -128,6 +128,7 @@ for (const dialect of DIALECTS) {
       const cases: [Record<string, unknown>, string][] = [
         [{ region: 'xx-nowhere' }, 'region'],
         [{ type: 'g0-huge-1' }, 'type'],
+        [{ type: 'g1-gpu-rtx6000-1', region: 'us-central' }, 'type'],
         [{ region: 'eu-west' }, 'region'],
         [{ region: undefined }, 'region'],
         [{ type: undefined }, 'type'],

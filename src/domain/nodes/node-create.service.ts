@@ -15,9 +15,11 @@ import type { CreateNode, Node } from './node.schema.ts';
 import { toNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
 import { checkInterfaces } from './node-interfaces.ts';
-import { assertLabelFree, assignDefaultLabel, defaultLabelBase } from './node-label.ts';
+import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
 import { buildNode, type NodeSource, resolveNodeSource } from './node-source.ts';
+
+const GPU_CAPABILITY = 'GPU Nodes';
 
 function catalogEntries(ctx: Context, body: CreateNode): { region: RegionDataT; type: NodeTypeDataT } {
   const region = ctx.catalog.region(body.region);
@@ -27,6 +29,9 @@ function catalogEntries(ctx: Context, body: CreateNode): { region: RegionDataT; 
   }
   const type = ctx.catalog.type(body.type);
   if (!type) throw fail.badRequest(`Node type ${body.type} does not exist`, 'type');
+  if (type.class === 'gpu' && !region.capabilities.includes(GPU_CAPABILITY)) {
+    throw fail.badRequest(`Region ${region.id} offers no GPU nodes`, 'type');
+  }
   return { region, type };
 }
 
@@ -71,7 +76,6 @@ export async function createNode(ctx: Context, principal: Principal, body: Creat
   }
   const built = source.kind !== 'empty';
   return ctx.db.transaction().execute(async (trx) => {
-    if (body.label !== undefined) await assertLabelFree(trx, principal.accountId, body.label);
     const now = toTimestamp(ctx.clock.nowMs());
     const inserted = await insertNode(trx, {
       account_id: principal.accountId,
