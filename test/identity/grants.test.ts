@@ -6,6 +6,13 @@ import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
 const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'];
 
+/** An empty node of the bootstrap account, made through the API; returns its id. */
+async function addNode(app: TestApp, label: string): Promise<number> {
+  const res = await app.request('POST', '/v4/node/instances', { body: { region: 'us-east', type: 'g6-nanode-1', label } });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.id;
+}
+
 /** A private image row of the account (the images group owns the API for them). */
 async function addImage(app: TestApp, accountId: number, label: string): Promise<number> {
   const now = '2026-01-01T00:00:00';
@@ -67,12 +74,13 @@ for (const dialect of DIALECTS) {
       const me = await admin(app);
       const user = await newUser(app, me.accountId, { restricted: true });
       const url = `/v4/account/users/${user.username}/grants`;
+      const [ten, eleven] = await Promise.all(['node-ten', 'node-eleven'].map((label) => addNode(app, label)));
       const first = await app.request('PUT', url, {
         body: {
           global: { add_nodes: true, account_access: 'read_only' },
           node: [
-            { id: 10, permissions: 'read_only' },
-            { id: 11, permissions: 'read_write', label: 'ignored' },
+            { id: ten, permissions: 'read_only' },
+            { id: eleven, permissions: 'read_write', label: 'ignored' },
           ],
           domain: [{ id: 5, permissions: 'read_write' }],
         },
@@ -81,20 +89,26 @@ for (const dialect of DIALECTS) {
       assert.equal(first.body.global.add_nodes, true);
       assert.equal(first.body.global.account_access, 'read_only');
       assert.deepEqual(first.body.node, [
-        { id: 10, permissions: 'read_only', label: '' },
-        { id: 11, permissions: 'read_write', label: '' },
+        { id: ten, permissions: 'read_only', label: 'node-ten' },
+        { id: eleven, permissions: 'read_write', label: 'node-eleven' },
       ]);
 
       const second = await app.request('PUT', url, {
-        body: { global: { add_domains: true }, node: [{ id: 10, permissions: null }] },
+        body: { global: { add_domains: true }, node: [{ id: ten, permissions: null }] },
       });
       assert.equal(second.status, 200);
       assert.equal(second.body.global.add_nodes, true, 'flags left out stay');
       assert.equal(second.body.global.add_domains, true);
       assert.equal(second.body.global.account_access, 'read_only');
-      assert.deepEqual(second.body.node, [{ id: 11, permissions: 'read_write', label: '' }]);
+      assert.deepEqual(second.body.node, [
+        { id: ten, permissions: null, label: 'node-ten' },
+        { id: eleven, permissions: 'read_write', label: 'node-eleven' },
+      ]);
       assert.deepEqual(second.body.domain, [{ id: 5, permissions: 'read_write', label: '' }], 'lists left out stay');
       assert.deepEqual((await app.request('GET', url)).body, second.body);
+      const unknown = await app.request('PUT', url, { body: { node: [{ id: 999999, permissions: 'read_only' }] } });
+      assert.equal(unknown.status, 400, 'node grants name nodes of the account');
+      assert.equal(unknown.body.errors[0].field, 'node[0].id');
     });
 
     test('image grants name images of the account, shown with their labels', async (t) => {

@@ -95,14 +95,19 @@ for (const dialect of DIALECTS) {
       assert.equal(own.status, 204);
       assert.equal(own.body, '');
       const restricted = await newUser(app, me.accountId, { restricted: true, scopes: 'nodes:read_only' });
-      await app.request('PUT', `/v4/account/users/${restricted.username}/grants`, {
-        body: { global: { add_nodes: true }, node: [{ id: 7, permissions: 'read_only' }] },
+      const node = await app.request('POST', '/v4/node/instances', {
+        body: { region: 'us-east', type: 'g6-nanode-1', label: 'seen' },
       });
+      await app.request('POST', '/v4/node/instances', { body: { region: 'us-east', type: 'g6-nanode-1', label: 'unseen' } });
+      const granted = await app.request('PUT', `/v4/account/users/${restricted.username}/grants`, {
+        body: { global: { add_nodes: true }, node: [{ id: node.body.id, permissions: 'read_only' }] },
+      });
+      assert.equal(granted.status, 200);
       const res = await app.request('GET', '/v4/profile/grants', { token: restricted.token });
       assert.equal(res.status, 200);
       assert.equal(res.body.global.add_nodes, true);
       assert.equal(res.body.global.account_access, null);
-      assert.deepEqual(res.body.node, [{ id: 7, permissions: 'read_only', label: '' }]);
+      assert.deepEqual(res.body.node, [{ id: node.body.id, permissions: 'read_only', label: 'seen' }], 'only the held grants');
       assert.deepEqual(res.body.image, []);
       assert.equal((await app.request('GET', '/v4/profile/grants', { token: null })).status, 401);
     });

@@ -144,9 +144,11 @@ for (const dialect of DIALECTS) {
       const me = await admin(app);
       const carol = await newUser(app, me.accountId, { restricted: true });
       await app.request('POST', '/v4/profile/sshkeys', { token: carol.token, body: { ssh_key: KEYS.ed25519 } });
-      await app.request('PUT', `/v4/account/users/${carol.username}/grants`, {
-        body: { node: [{ id: 1, permissions: 'read_only' }] },
+      const node = await app.request('POST', '/v4/node/instances', { body: { region: 'us-east', type: 'g6-nanode-1' } });
+      const granted = await app.request('PUT', `/v4/account/users/${carol.username}/grants`, {
+        body: { node: [{ id: node.body.id, permissions: 'read_only' }] },
       });
+      assert.equal(granted.status, 200);
       const res = await app.request('DELETE', `/v4/account/users/${carol.username}`);
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {});

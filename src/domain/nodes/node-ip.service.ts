@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
-import type { Actor } from '../account/principal.ts';
-import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import {
