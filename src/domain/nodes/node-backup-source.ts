@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
+import type { Interface } from './config.schema.ts';
 import type { NodeRow } from './node.repository.ts';
 
 /**
@@ -11,9 +12,10 @@ import type { NodeRow } from './node.repository.ts';
  * account). To complete it, `resolveBackupSource` checks, before anything is written, that the backup
  * exists in the scope (the caller needs read_write on the backed-up node), is `successful`, and that
  * its disks fit `type` (400 naming backup_id or type otherwise); `deployBackup` then writes the
- * backup's disks and configs onto the new node in the creation's transaction and returns the config
- * to boot. Node creation (node-create.service.ts) already calls both, and runs the `node_provision`
- * operation afterwards exactly as for an image.
+ * backup's disks and configs onto the new node in the creation's transaction (with the request's
+ * interfaces, already checked, if it named any) and returns the config to boot. Node creation
+ * (node-create.service.ts) already calls both, and runs the `node_provision` operation afterwards
+ * exactly as for an image.
  */
 export interface BackupSource {
   backupId: number;
@@ -36,6 +38,7 @@ export async function deployBackup(
   _ctx: Context,
   _node: NodeRow,
   _source: BackupSource,
+  _interfaces: readonly Interface[],
 ): Promise<{ configId: number | null }> {
   throw fail.badRequest('backup_id: not supported yet', 'backup_id');
 }

@@ -64,7 +64,7 @@ export async function buildNode(
   interfaces: readonly Interface[],
 ): Promise<{ configId: number | null }> {
   if (source.kind === 'empty') return { configId: null };
-  if (source.kind === 'backup') return deployBackup(db, ctx, node, source.backup);
+  if (source.kind === 'backup') return deployBackup(db, ctx, node, source.backup, interfaces);
   const { image } = source.deployment;
   const main = await addDisk(db, ctx, node, {
     label: `${image.label} Disk`.slice(0, 48),
