@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
-import { RootPass } from './node.schema.ts';
+import { IntegerId, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { deployFields, RootPass } from './node.schema.ts';
 
 export const DISK_STATUSES = ['ready', 'not ready', 'deleting'] as const;
 export const FILESYSTEMS = ['raw', 'swap', 'ext3', 'ext4', 'initrd'] as const;
@@ -23,12 +23,7 @@ export const CreateDiskBody = Type.Object({
   size: Type.Integer({ minimum: 1 }),
   label: Type.Optional(DiskLabel),
   filesystem: Type.Optional(StringEnum(FILESYSTEMS)),
-  image: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
-  root_pass: Type.Optional(RootPass),
-  authorized_keys: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
-  authorized_users: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-  stackscript_id: Type.Optional(Nullable(IntegerId)),
-  stackscript_data: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  ...deployFields,
 });
 export type CreateDisk = Static<typeof CreateDiskBody>;
 

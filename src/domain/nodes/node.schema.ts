@@ -90,18 +90,23 @@ export const NodeSchema = Type.Object({
 });
 export type Node = Static<typeof NodeSchema>;
 
-export const CreateNodeBody = Type.Object({
-  region: Type.String({ minLength: 1, maxLength: 64 }),
-  type: Type.String({ minLength: 1, maxLength: 64 }),
-  label: Type.Optional(NodeLabel),
-  group: Type.Optional(Type.String({ maxLength: 50 })),
-  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
+/** The fields that deploy an image onto a disk, in node create and disk create alike. */
+export const deployFields = {
   image: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
   root_pass: Type.Optional(RootPass),
   authorized_keys: Type.Optional(Type.Array(Type.String(), { maxItems: 100 })),
   authorized_users: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
   stackscript_id: Type.Optional(Nullable(IntegerId)),
   stackscript_data: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+};
+
+export const CreateNodeBody = Type.Object({
+  region: Type.String({ minLength: 1, maxLength: 64 }),
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  label: Type.Optional(NodeLabel),
+  group: Type.Optional(Type.String({ maxLength: 50 })),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
+  ...deployFields,
   backup_id: Type.Optional(Nullable(IntegerId)),
   backups_enabled: Type.Optional(Type.Boolean()),
   booted: Type.Optional(Type.Boolean()),
