@@ -7,7 +7,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { randomHex } from './random.ts';
-import { v4Routes } from './routes.ts';
+import { dataRoutes, v4Routes } from './routes.ts';
 import { VERSION } from './version.ts';
 
 declare module 'fastify' {
@@ -84,5 +84,6 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   });
 
   await app.register(v4Routes, { prefix: API_PREFIX });
+  await app.register(dataRoutes);
   return app;
 }

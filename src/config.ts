@@ -20,6 +20,10 @@ export const ConfigSchema = Type.Object({
   /** How often an idle worker looks for due jobs, in real milliseconds. */
   workerPollMs: Type.Integer({ minimum: 1 }),
   bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  /** The largest image upload accepted, compressed; enforced while the data streams in. */
+  imageUploadMaxBytes: Type.Integer({ minimum: 1 }),
+  /** How long an automatic image (kept from a deleted node's disk) lives before a job removes it. */
+  automaticImageRetentionDays: Type.Integer({ minimum: 1 }),
 });
 
 export interface Config {
@@ -35,6 +39,8 @@ export interface Config {
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
+  readonly imageUploadMaxBytes: number;
+  readonly automaticImageRetentionDays: number;
 }
 
 /** Settings a caller (a test, a command) may override; everything else comes from the environment. */
@@ -64,6 +70,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
+    imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),
+    automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
     ...overrides,
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {

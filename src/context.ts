@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { BlobStore } from './blob/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/database.ts';
 import type { Catalog } from './domain/catalog/catalog.ts';
@@ -15,6 +16,8 @@ export interface Context {
   readonly random: Random;
   readonly catalog: Catalog;
   readonly log: Logger;
+  /** Image data and other large binaries. */
+  readonly blobs: BlobStore;
   /** Tells an in-process worker that a job may have become due. */
   wakeWorker(): void;
 }

@@ -3,6 +3,7 @@ import { accountRoutes } from './domain/account/account.routes.ts';
 import { userRoutes } from './domain/account/user.routes.ts';
 import { eventRoutes } from './domain/events/event.routes.ts';
 import { imageRoutes } from './domain/images/image.routes.ts';
+import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { configRoutes } from './domain/nodes/config.routes.ts';
@@ -36,4 +37,9 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(diskRoutes);
   await app.register(nodeIpRoutes);
   await app.register(nodeFirewallRoutes);
+};
+
+/** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */
+export const dataRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(imageDataRoutes);
 };

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { buildApp } from './app.ts';
+import { FsBlobStore } from './blob/fs-blob-store.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -59,6 +61,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       random: options.random ?? systemRandom,
       catalog,
       log,
+      blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
       wakeWorker: () => worker?.wake(),
     };
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;

@@ -1,3 +1,4 @@
+import { imageJobs } from '../domain/images/image.jobs.ts';
 import { diskOperations } from '../domain/nodes/disk.jobs.ts';
 import { nodeOperations } from '../domain/nodes/node.jobs.ts';
 import { tokenJobs } from '../domain/profile/token.jobs.ts';
@@ -7,6 +8,7 @@ import { operationJobs } from './operation.ts';
 /** Every job kind the worker knows, gathered from the resource groups. */
 export const JOB_HANDLERS: readonly JobHandler[] = [
   ...tokenJobs,
+  ...imageJobs,
   ...operationJobs(nodeOperations),
   ...operationJobs(diskOperations),
 ];

@@ -157,6 +157,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .createTable('image_uploads')
     .addColumn('image_id', 'text', (c) => c.primaryKey())
     .addColumn('account_id', 'integer', notNull)
+    /** Who started the upload; the upload's event names them. */
+    .addColumn('user_id', 'integer', notNull)
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('expires_at', bigint(kind), notNull)
     /** received, once data has arrived: the token then no longer works. */

@@ -1,6 +1,8 @@
 export interface ImageUploadTable {
   image_id: string;
   account_id: number;
+  /** Who started the upload; the upload's event names them. */
+  user_id: number;
   /** SHA-256 of the upload URL's token. */
   token_hash: string;
   /** Service-clock ms after which the upload is refused and the image deleted. */

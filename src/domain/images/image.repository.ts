@@ -1,4 +1,13 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
@@ -23,20 +32,22 @@ const FILTER: FilterSpec = {
   tiebreak: 'images.num',
 };
 
-/** The account's private images; a restricted user sees only those it holds a grant on. */
-function ownedBy(eb: ExpressionBuilder<Database, 'images'>, scope: AccountScope): Expression<SqlBool> {
+/**
+ * The account's private images; a restricted user sees only those it holds a grant on
+ * (a read_write one when `writable`).
+ */
+function ownedBy(eb: ExpressionBuilder<Database, 'images'>, scope: AccountScope, writable = false): Expression<SqlBool> {
   const owned = eb('images.account_id', '=', scope.accountId);
   if (scope.restrictedUserId === null) return owned;
-  const granted = eb.exists(
-    eb
-      .selectFrom('entity_grants')
-      .select(sql`1`.as('one'))
-      .where('entity_grants.account_id', '=', scope.accountId)
-      .where('entity_grants.user_id', '=', scope.restrictedUserId)
-      .where('entity_grants.entity_type', '=', 'image')
-      .whereRef('entity_grants.entity_id', '=', 'images.num'),
-  );
-  return eb.and([owned, granted]);
+  let grants = eb
+    .selectFrom('entity_grants')
+    .select(sql`1`.as('one'))
+    .where('entity_grants.account_id', '=', scope.accountId)
+    .where('entity_grants.user_id', '=', scope.restrictedUserId)
+    .where('entity_grants.entity_type', '=', 'image')
+    .whereRef('entity_grants.entity_id', '=', 'images.num');
+  if (writable) grants = grants.where('entity_grants.permissions', '=', 'read_write');
+  return eb.and([owned, eb.exists(grants)]);
 }
 
 /** Public images for everyone (scope null: anonymous), plus the caller's private ones. */
@@ -57,12 +68,69 @@ export function findVisibleImage(db: Kysely<Database>, scope: AccountScope | nul
   return visibleImages(db, scope).where('images.id', '=', id).executeTakeFirst();
 }
 
-/** One of the account's own private images, as writes (update, delete) need it. */
-export function findAccountImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow | undefined> {
+/** One of the account's own private images, as writes (update, delete) need it: read_write for restricted users. */
+export function findWritableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow | undefined> {
   return db
     .selectFrom('images')
     .selectAll('images')
-    .where((eb) => ownedBy(eb, scope))
+    .where((eb) => ownedBy(eb, scope, true))
     .where('images.id', '=', id)
     .executeTakeFirst();
+}
+
+/** A private image by its number, whoever owns it (jobs). */
+export function findImageByNum(db: Kysely<Database>, num: number): Promise<ImageRow | undefined> {
+  return db.selectFrom('images').selectAll().where('num', '=', num).where('account_id', 'is not', null).executeTakeFirst();
+}
+
+/** A private image of the account by id, ignoring user grants (what a disk was deployed from). */
+export function findImageOfAccount(db: Kysely<Database>, accountId: number, id: string): Promise<ImageRow | undefined> {
+  return db.selectFrom('images').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export type NewPrivateImage = Omit<Insertable<ImageTable>, 'id' | 'num' | 'sort' | 'is_public' | 'deprecated' | 'eol'> & {
+  account_id: number;
+};
+
+/** Inserts a private image; its id, `private/<num>`, comes from the number the database assigns. */
+export async function insertPrivateImage(db: Kysely<Database>, values: NewPrivateImage, placeholder: string): Promise<ImageRow> {
+  const { num } = await db
+    .insertInto('images')
+    .values({ ...values, id: placeholder, is_public: 0, deprecated: 0, eol: null, sort: PRIVATE_IMAGE_SORT })
+    .returning('num')
+    .executeTakeFirstOrThrow();
+  return db
+    .updateTable('images')
+    .set({ id: `private/${num}` })
+    .where('num', '=', num)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateImageRow(
+  db: Kysely<Database>,
+  num: number,
+  changes: Updateable<ImageTable>,
+  onlyInStatus?: string,
+): Promise<ImageRow | undefined> {
+  let q = db.updateTable('images').set(changes).where('num', '=', num).where('account_id', 'is not', null);
+  if (onlyInStatus !== undefined) q = q.where('status', '=', onlyInStatus);
+  return q.returningAll().executeTakeFirst();
+}
+
+/** Removes a private image with its pending upload, if any. */
+export async function deleteImageRow(db: Kysely<Database>, num: number, id: string): Promise<void> {
+  await db.deleteFrom('image_uploads').where('image_id', '=', id).execute();
+  await db.deleteFrom('images').where('num', '=', num).where('account_id', 'is not', null).execute();
+}
+
+/** Automatic images whose expiry has passed. */
+export function findExpiredAutomaticImages(db: Kysely<Database>, now: string): Promise<ImageRow[]> {
+  return db
+    .selectFrom('images')
+    .selectAll()
+    .where('type', '=', 'automatic')
+    .where('account_id', 'is not', null)
+    .where('expiry', '<=', now)
+    .execute();
 }

@@ -1,22 +1,38 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { access } from '../../http/access.ts';
+import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
-import { PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { slashIdParam } from '../../http/slash-id.ts';
 import { type AccountScope, scopeOf } from '../account/principal.ts';
-import { ImageParams, ImageSchema } from './image.schema.ts';
-import { getImage, getImages } from './image.service.ts';
+import {
+  CreateImageBody,
+  ImageParams,
+  ImageSchema,
+  ImageUploadSchema,
+  UpdateImageBody,
+  UploadImageBody,
+} from './image.schema.ts';
+import { deleteImage, getImage, getImages, updateImage } from './image.service.ts';
+import { createImage } from './image-create.service.ts';
+import { startImageUpload } from './image-upload.service.ts';
 
 const tags = ['Images'];
 /** Anonymous callers see public images; a token adds the account's private ones. */
 const readImages = access('images:read_only', undefined, true);
+const writeImages = access('images:read_write');
 
 function optionalScope(request: FastifyRequest): AccountScope | null {
   return request.principal ? scopeOf(request.principal) : null;
 }
 
+/** The address clients reach this server at: the configured public URL, else the request's own. */
+function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined): string {
+  return publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
 export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   app.get(
     '/images',
     {
@@ -29,7 +45,36 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: readImages },
     },
-    async (request) => getImages(app.ctx, optionalScope(request), pageRequest(request)),
+    async (request) => getImages(ctx, optionalScope(request), pageRequest(request)),
+  );
+  app.post(
+    '/images',
+    {
+      schema: {
+        operationId: 'createImage',
+        tags,
+        summary: 'Capture a private image from a node disk',
+        body: CreateImageBody,
+        response: { 200: ImageSchema },
+      },
+      config: { access: access(['images:read_write', 'nodes:read_only'], 'add_images') },
+    },
+    async (request) => createImage(ctx, principalOf(request), request.body),
+  );
+  app.post(
+    '/images/upload',
+    {
+      schema: {
+        operationId: 'uploadImage',
+        tags,
+        summary: 'Start an image upload',
+        description: 'Creates a pending_upload private image and returns the URL to PUT its gzip-compressed data to.',
+        body: UploadImageBody,
+        response: { 200: ImageUploadSchema },
+      },
+      config: { access: access('images:read_write', 'add_images') },
+    },
+    async (request) => startImageUpload(ctx, principalOf(request), request.body, baseUrlOf(request, ctx.config.publicUrl)),
   );
   app.get(
     '/images/*',
@@ -44,6 +89,40 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: readImages, openapiPath: '/images/{imageId}' },
     },
-    async (request) => getImage(app.ctx, optionalScope(request), request.params.imageId),
+    async (request) => getImage(ctx, optionalScope(request), request.params.imageId),
+  );
+  app.put(
+    '/images/*',
+    {
+      preValidation: slashIdParam('imageId'),
+      schema: {
+        operationId: 'updateImage',
+        tags,
+        summary: "Change a private image's label or description",
+        params: ImageParams,
+        body: UpdateImageBody,
+        response: { 200: ImageSchema },
+      },
+      config: { access: writeImages, openapiPath: '/images/{imageId}' },
+    },
+    async (request) => updateImage(ctx, principalOf(request), request.params.imageId, request.body),
+  );
+  app.delete(
+    '/images/*',
+    {
+      preValidation: slashIdParam('imageId'),
+      schema: {
+        operationId: 'deleteImage',
+        tags,
+        summary: 'Delete a private image and its data',
+        params: ImageParams,
+        response: { 200: Empty },
+      },
+      config: { access: writeImages, openapiPath: '/images/{imageId}' },
+    },
+    async (request) => {
+      await deleteImage(ctx, principalOf(request), request.params.imageId);
+      return {};
+    },
   );
 };

@@ -30,3 +30,39 @@ export type Image = Static<typeof ImageSchema>;
 
 /** Image ids hold a slash (`node/debian12`, `private/12`); see slashIdParam. */
 export const ImageParams = Type.Object({ imageId: Type.String({ minLength: 1, maxLength: 128 }) });
+
+const ImageLabel = Type.String({ minLength: 1, maxLength: 255 });
+const ImageDescription = Type.String({ minLength: 1, maxLength: 65000 });
+
+export const CreateImageBody = Type.Object({
+  disk_id: Type.Integer({ minimum: 0, maximum: 2147483647 }),
+  /** Defaults to the disk's label. */
+  label: Type.Optional(ImageLabel),
+  description: Type.Optional(ImageDescription),
+});
+export type CreateImage = Static<typeof CreateImageBody>;
+
+export const UploadImageBody = Type.Object({
+  label: ImageLabel,
+  region: Type.String({ minLength: 1, maxLength: 64 }),
+  description: Type.Optional(ImageDescription),
+});
+export type UploadImage = Static<typeof UploadImageBody>;
+
+export const ImageUploadSchema = Type.Object({
+  image: ImageSchema,
+  /** Where to PUT the gzip-compressed data; it carries its own credential and works once, for 24 hours. */
+  upload_to: Type.String(),
+});
+export type ImageUpload = Static<typeof ImageUploadSchema>;
+
+/**
+ * Label and description change; `status` is accepted only as its current value (the reference's
+ * body is the whole image, and clients send it back). The other image fields are read-only and ignored.
+ */
+export const UpdateImageBody = Type.Object({
+  label: Type.Optional(ImageLabel),
+  description: Type.Optional(Nullable(ImageDescription)),
+  status: Type.Optional(StringEnum(IMAGE_STATUSES)),
+});
+export type UpdateImage = Static<typeof UpdateImageBody>;

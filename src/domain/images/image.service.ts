@@ -1,9 +1,23 @@
+import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
 import { fail } from '../../errors.ts';
-import type { AccountScope } from '../account/principal.ts';
-import { findVisibleImage, type ImageRow, listVisibleImages } from './image.repository.ts';
-import type { Image } from './image.schema.ts';
+import { scheduleOperation } from '../../jobs/operation.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { revokeEntityGrants } from '../account/grant-entities.ts';
+import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import { type EntityRef, type EventActor, type EventSpec, recordEvent } from '../events/event.service.ts';
+import {
+  deleteImageRow,
+  findImageOfAccount,
+  findVisibleImage,
+  findWritableImage,
+  type ImageRow,
+  listVisibleImages,
+  updateImageRow,
+} from './image.repository.ts';
+import { type Image, PUBLIC_IMAGE_PREFIX, type UpdateImage } from './image.schema.ts';
 
 export function imageRowToImage(row: ImageRow): Image {
   return {
@@ -24,6 +38,47 @@ export function imageRowToImage(row: ImageRow): Image {
   };
 }
 
+/** An image as the entity of its events; the numeric part of `private/<num>` is the entity id. */
+export function imageEntityOf(row: ImageRow): EntityRef {
+  return { id: row.num, type: 'image', label: row.label, url: `/v4/images/${row.id}` };
+}
+
+/** An image as the secondary entity of another object's event (disk_imagize). */
+export function imageSecondaryOf(row: ImageRow): NonNullable<EventSpec['secondary']> {
+  return { id: row.id, type: 'image', label: row.label, url: `/v4/images/${row.id}` };
+}
+
+/** The vendor of the image a disk was deployed from: the catalog's for public images, the account's own otherwise. */
+export async function vendorOfSourceImage(
+  db: Kysely<Database>,
+  ctx: Context,
+  accountId: number,
+  imageId: string | null,
+): Promise<string | null> {
+  if (imageId === null) return null;
+  if (imageId.startsWith(PUBLIC_IMAGE_PREFIX)) return ctx.catalog.image(imageId)?.vendor ?? null;
+  return (await findImageOfAccount(db, accountId, imageId))?.vendor ?? null;
+}
+
+/**
+ * Starts timed work on an image (capture, upload processing) in the caller's transaction: its
+ * event is recorded as scheduled and follows the operation to finished.
+ */
+export async function scheduleImageOperation(
+  db: Kysely<Database>,
+  ctx: Context,
+  actor: EventActor,
+  spec: { kind: string; image: ImageRow; event: EventSpec },
+): Promise<void> {
+  const event = await recordEvent(db, ctx, actor, { ...spec.event, status: 'scheduled' });
+  await scheduleOperation(db, ctx, {
+    kind: spec.kind,
+    accountId: actor.accountId,
+    event: { id: event.id, created: event.created },
+    payload: { imageNum: spec.image.num },
+  });
+}
+
 /** Public images, plus the caller's private ones when the request carries a token (scope non-null). */
 export async function getImages(ctx: Context, scope: AccountScope | null, request: PageRequest) {
   return mapPage(await listVisibleImages(ctx.db, scope, request), imageRowToImage);
@@ -34,4 +89,53 @@ export async function getImage(ctx: Context, scope: AccountScope | null, id: str
   const row = await findVisibleImage(ctx.db, scope, id);
   if (!row) throw fail.notFound('Image not found');
   return imageRowToImage(row);
+}
+
+/**
+ * A private image the caller may change: 404 when it cannot see it at all, 403 for a public image
+ * or for a restricted user holding only read_only on it.
+ */
+async function writableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow> {
+  const row = await findWritableImage(db, scope, id);
+  if (row) return row;
+  const visible = await findVisibleImage(db, scope, id);
+  if (!visible) throw fail.notFound('Image not found');
+  if (visible.account_id === null) throw fail.forbidden('Public images cannot be changed or deleted');
+  throw fail.forbidden('Unauthorized: changing this image needs a read_write grant on it');
+}
+
+export async function updateImage(ctx: Context, principal: Principal, id: string, body: UpdateImage): Promise<Image> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = await writableImage(trx, scopeOf(principal), id);
+    if (body.status !== undefined && body.status !== current.status) {
+      throw fail.badRequest(`status is set by the service (this image is ${current.status}) and cannot be changed`, 'status');
+    }
+    const changes = {
+      ...(body.label !== undefined ? { label: body.label } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+    };
+    if (Object.keys(changes).length === 0) return imageRowToImage(current);
+    const row = await updateImageRow(trx, current.num, { ...changes, updated: toTimestamp(ctx.clock.nowMs()) });
+    if (!row) throw fail.notFound('Image not found');
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'image_update', entity: imageEntityOf(row) });
+    return imageRowToImage(row);
+  });
+}
+
+/** Deletes the image, any upload still waiting for it and its data; cannot be undone. */
+export async function deleteImage(ctx: Context, principal: Principal, id: string): Promise<void> {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const current = await writableImage(trx, scopeOf(principal), id);
+    await deleteImageRow(trx, current.num, current.id);
+    await revokeEntityGrants(trx, principal.accountId, 'image', current.num);
+    await recordEvent(trx, ctx, actorOf(principal), { action: 'image_delete', entity: imageEntityOf(current) });
+    return current;
+  });
+  await removeImageData(ctx, row.blob_key);
+}
+
+/** Removes an image's blob once its row is gone; a failure leaves an orphan to log, not an error to return. */
+export async function removeImageData(ctx: Context, blobKey: string | null): Promise<void> {
+  if (blobKey === null) return;
+  await ctx.blobs.delete(blobKey).catch((err: unknown) => ctx.log.error({ err, blobKey }, 'images: removing image data failed'));
 }

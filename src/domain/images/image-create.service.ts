@@ -1,0 +1,59 @@
+import type { Context } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import { randomHex } from '../../random.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { grantToCreator } from '../account/grant-entities.ts';
+import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import { findDiskForImage } from '../nodes/disk-for-image.ts';
+import { IMAGE_CREATE } from './image.jobs.ts';
+import { insertPrivateImage } from './image.repository.ts';
+import type { CreateImage, Image } from './image.schema.ts';
+import { imageRowToImage, imageSecondaryOf, scheduleImageOperation, vendorOfSourceImage } from './image.service.ts';
+
+/**
+ * Captures a private image from a disk of the caller's account: `creating` at once, `available`
+ * when the image_create operation finishes; its disk_imagize event follows the operation.
+ */
+export async function createImage(ctx: Context, principal: Principal, body: CreateImage): Promise<Image> {
+  const scope = scopeOf(principal);
+  return ctx.db.transaction().execute(async (trx) => {
+    const disk = await findDiskForImage(trx, scope, body.disk_id);
+    if (!disk) throw fail.badRequest(`No disk ${body.disk_id} on this account that you may read`, 'disk_id');
+    if (disk.status !== 'ready') {
+      throw fail.badRequest(`Disk ${disk.id} is ${disk.status}; only a ready disk can be captured`, 'disk_id');
+    }
+    const now = toTimestamp(ctx.clock.nowMs());
+    const row = await insertPrivateImage(
+      trx,
+      {
+        account_id: principal.accountId,
+        label: body.label ?? disk.label,
+        description: body.description ?? null,
+        created: now,
+        updated: now,
+        created_by: principal.username,
+        size: disk.size,
+        type: 'manual',
+        expiry: null,
+        vendor: await vendorOfSourceImage(trx, ctx, principal.accountId, disk.image),
+        status: 'creating',
+        region: disk.nodeRegion,
+        blob_key: null,
+        source_node_id: null,
+      },
+      `creating/${randomHex(ctx.random, 12)}`,
+    );
+    await grantToCreator(trx, scope, 'image', row.num);
+    // Disk events name the node (the reference: disk entities carry their node's id).
+    await scheduleImageOperation(trx, ctx, actorOf(principal), {
+      kind: IMAGE_CREATE,
+      image: row,
+      event: {
+        action: 'disk_imagize',
+        entity: { id: disk.nodeId, type: 'disks', label: disk.label, url: `/v4/node/instances/${disk.nodeId}/disks/${disk.id}` },
+        secondary: imageSecondaryOf(row),
+      },
+    });
+    return imageRowToImage(row);
+  });
+}

@@ -1,0 +1,89 @@
+import type { JobContext, JobHandler } from '../../jobs/handler.ts';
+import { type OperationHandler, operationJobs } from '../../jobs/operation.ts';
+import type { TransitionKind } from '../../jobs/transitions.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { revokeEntityGrants } from '../account/grant-entities.ts';
+import {
+  deleteImageRow,
+  findExpiredAutomaticImages,
+  findImageByNum,
+  findImageOfAccount,
+  type ImageRow,
+  updateImageRow,
+} from './image.repository.ts';
+import { deleteUploadOfImage, findUploadOfImage, UPLOAD_PENDING } from './image-upload.repository.ts';
+
+/** Capturing a disk: the image goes creating -> available. */
+export const IMAGE_CREATE = 'image.create';
+/** Processing uploaded data: the image goes pending_upload -> available. */
+export const IMAGE_UPLOAD_PROCESS = 'image.upload_process';
+/** At an upload URL's expiry: cancels the upload (deleting the image) if no data arrived. */
+export const IMAGE_UPLOAD_EXPIRE = 'image.upload_expire';
+/** At an automatic image's expiry: removes the automatic images whose time is up. */
+export const IMAGE_EXPIRE = 'image.expire';
+
+function imageNumOf(job: JobContext): number {
+  return Number(job.payload.imageNum);
+}
+
+/**
+ * Removes an image row inside the job's transaction, then its data. The blob goes before the
+ * commit; should the commit fail, the retried job finds the row again and the delete of the
+ * missing blob is a no-op.
+ */
+async function removeImage({ trx, ctx }: JobContext, row: ImageRow): Promise<void> {
+  if (row.account_id === null) return;
+  await deleteImageRow(trx, row.num, row.id);
+  await revokeEntityGrants(trx, row.account_id, 'image', row.num);
+  if (row.blob_key !== null) await ctx.blobs.delete(row.blob_key);
+}
+
+/** An image whose operation failed for good is removed rather than left half made. */
+async function removeFailed(job: JobContext, status: string): Promise<void> {
+  const row = await findImageByNum(job.trx, imageNumOf(job));
+  if (row?.status === status) await removeImage(job, row);
+}
+
+/** An operation that makes an image `available` when it finishes; one that fails for good removes the image. */
+function makesAvailable(kind: string, transition: TransitionKind, from: string): OperationHandler {
+  return {
+    kind,
+    transition,
+    async finish({ trx, ctx, payload }) {
+      // Deleted while the work ran: nothing left to finish.
+      await updateImageRow(trx, Number(payload.imageNum), { status: 'available', updated: toTimestamp(ctx.clock.nowMs()) }, from);
+    },
+    fail: (job) => removeFailed(job, from),
+  };
+}
+
+const expireUpload: JobHandler = {
+  kind: IMAGE_UPLOAD_EXPIRE,
+  async run(job) {
+    const imageId = String(job.payload.imageId);
+    const upload = await findUploadOfImage(job.trx, imageId);
+    if (!upload) return;
+    const row = upload.state === UPLOAD_PENDING ? await findImageOfAccount(job.trx, upload.account_id, imageId) : undefined;
+    // Data arrived in time (or the image is gone): only the spent upload record goes.
+    if (row) await removeImage(job, row);
+    else await deleteUploadOfImage(job.trx, imageId);
+  },
+};
+
+const expireAutomaticImages: JobHandler = {
+  kind: IMAGE_EXPIRE,
+  async run(job) {
+    for (const row of await findExpiredAutomaticImages(job.trx, toTimestamp(job.ctx.clock.nowMs()))) {
+      await removeImage(job, row);
+    }
+  },
+};
+
+export const imageJobs: readonly JobHandler[] = [
+  ...operationJobs([
+    makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
+    makesAvailable(IMAGE_UPLOAD_PROCESS, 'upload_processing', 'pending_upload'),
+  ]),
+  expireUpload,
+  expireAutomaticImages,
+];

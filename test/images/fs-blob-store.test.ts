@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { FsBlobStore } from '../../src/blob/fs-blob-store.ts';
+import { UploadCheck } from '../../src/domain/images/upload-check.ts';
+import { ApiError } from '../../src/errors.ts';
+import { tempDir } from '../helpers/app.ts';
+import { noise } from './helpers.ts';
+
+function files(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+}
+
+/** A stream that sends `good` chunks, then fails. */
+function failingAfter(good: number): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      sent += 1;
+      if (sent <= good) this.push(noise(1024, sent));
+      else this.destroy(new Error('source broke'));
+    },
+  });
+}
+
+describe('filesystem blob store', () => {
+  test('put streams into place under the key; exists, size and delete follow', async (t) => {
+    const root = path.join(tempDir(t), 'blobs');
+    const store = new FsBlobStore(root);
+    const data = noise(300 * 1024);
+    const { bytes } = await store.put('images/1/2.img.gz', Readable.from([data.subarray(0, 1000), data.subarray(1000)]));
+    assert.equal(bytes, data.length);
+    assert.deepEqual(files(root), ['images/1/2.img.gz']);
+    assert.ok(fs.readFileSync(path.join(root, 'images/1/2.img.gz')).equals(data));
+    assert.equal(await store.exists('images/1/2.img.gz'), true);
+    assert.equal(await store.size('images/1/2.img.gz'), data.length);
+    assert.equal(await store.size('images/1/3.img.gz'), null);
+    await store.delete('images/1/2.img.gz');
+    await store.delete('images/1/2.img.gz');
+    assert.equal(await store.exists('images/1/2.img.gz'), false);
+    assert.deepEqual(files(root), []);
+  });
+
+  test('a failing stream leaves nothing behind and does not replace an existing blob', async (t) => {
+    const root = path.join(tempDir(t), 'blobs');
+    const store = new FsBlobStore(root);
+    await store.put('a/b', Readable.from([Buffer.from('kept')]));
+    await assert.rejects(store.put('a/b', failingAfter(50)), /source broke/);
+    await assert.rejects(store.put('a/c', failingAfter(0)), /source broke/);
+    assert.deepEqual(files(root), ['a/b']);
+    assert.equal(fs.readFileSync(path.join(root, 'a/b'), 'utf8'), 'kept');
+  });
+
+  test('keys that could leave the store are refused', async (t) => {
+    const store = new FsBlobStore(path.join(tempDir(t), 'blobs'));
+    for (const key of ['../x', '/etc/passwd', 'a/../../x', 'a//b', '.tmp/x', 'A/B', '']) {
+      await assert.rejects(store.put(key, Readable.from([Buffer.from('x')])), /invalid blob key/, key);
+      await assert.rejects(store.delete(key), /invalid blob key/, key);
+    }
+  });
+});
+
+describe('upload check', () => {
+  async function run(input: Buffer[], max = 1024 * 1024) {
+    const check = new UploadCheck(max);
+    const out: Buffer[] = [];
+    Readable.from(input).pipe(check);
+    for await (const chunk of check) out.push(chunk as Buffer);
+    return { data: Buffer.concat(out), uncompressed: check.uncompressedBytes, bytes: check.bytes };
+  }
+
+  test('passes gzip data through unchanged and counts both sizes', async () => {
+    const raw = noise(100_000);
+    const gz = gzipSync(raw);
+    // The signature split across chunks is still recognized.
+    const { data, uncompressed, bytes } = await run([gz.subarray(0, 1), gz.subarray(1, 500), gz.subarray(500)]);
+    assert.ok(data.equals(gz));
+    assert.equal(uncompressed, raw.length);
+    assert.equal(bytes, gz.length);
+  });
+
+  test('refuses what is not gzip (400), truncated (400) or too large (413)', async () => {
+    const gz = gzipSync(noise(50_000));
+    const cases: [Buffer[], number, number][] = [
+      [[Buffer.from('plain text')], 400, 1024],
+      [[], 400, 1024],
+      [[Buffer.from([0x1f])], 400, 1024],
+      [[gz.subarray(0, gz.length - 10)], 400, 1024 * 1024],
+      [[Buffer.from([0x1f, 0x8b, 0, 0, 0]), noise(100)], 400, 1024 * 1024],
+      [[gz], 413, 1000],
+    ];
+    for (const [input, status, max] of cases) {
+      await assert.rejects(run(input, max), (err) => err instanceof ApiError && err.status === status);
+    }
+  });
+});
