@@ -24,11 +24,18 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `cumulo serve` as a real process and waits until /healthz answers. */
-export async function startServerProcess(env: Record<string, string>, args: string[] = ['serve']): Promise<ServerProcess> {
+/**
+ * Starts `cumulo serve` (or another server `script`, such as the benchmark's bare server) as a real
+ * process on a free port and waits until /healthz answers.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  args: string[] = ['serve'],
+  script: string = BIN,
+): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

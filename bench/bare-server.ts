@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import Fastify from 'fastify';
+import { type Node, NodeSchema } from '../src/domain/nodes/node.schema.ts';
+import { Paginated } from '../src/http/schemas.ts';
+
+/**
+ * The reference point of the benchmark: a bare Fastify process with the three routes the benchmark
+ * calls, answering fixed objects (a real node and a real page of the seeded database, read from
+ * BENCH_FIXTURE) through the same response schemas, so serialization costs the same. No auth, no
+ * database, no validation beyond JSON parsing. Listens on 127.0.0.1:PORT.
+ */
+
+interface Fixture {
+  node: Node;
+  page: { data: Node[]; page: number; pages: number; results: number };
+}
+
+const fixtureFile = process.env.BENCH_FIXTURE;
+if (!fixtureFile) throw new Error('BENCH_FIXTURE must name the fixture file');
+const fixture = JSON.parse(fs.readFileSync(fixtureFile, 'utf8')) as Fixture;
+
+const app = Fastify({ logger: false });
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/v4/node/instances/:nodeId', { schema: { response: { 200: NodeSchema } } }, async () => fixture.node);
+app.get('/v4/node/instances', { schema: { response: { 200: Paginated(NodeSchema) } } }, async () => fixture.page);
+app.post('/v4/node/instances', { schema: { response: { 200: NodeSchema } } }, async () => fixture.node);
+
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+process.stdout.write('bare server ready\n');
+process.once('SIGTERM', () => {
+  app.close().then(() => process.exit(0));
+});
