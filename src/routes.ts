@@ -6,6 +6,8 @@ import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
+import { backupRoutes } from './domain/nodes/backup.routes.ts';
+import { cloneRoutes } from './domain/nodes/clone.routes.ts';
 import { configRoutes } from './domain/nodes/config.routes.ts';
 import { diskRoutes } from './domain/nodes/disk.routes.ts';
 import { nodeRoutes } from './domain/nodes/node.routes.ts';
@@ -37,6 +39,8 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(diskRoutes);
   await app.register(nodeIpRoutes);
   await app.register(nodeFirewallRoutes);
+  await app.register(backupRoutes);
+  await app.register(cloneRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */

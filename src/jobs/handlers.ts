@@ -1,4 +1,6 @@
 import { imageJobs } from '../domain/images/image.jobs.ts';
+import { backupJobs, backupOperations } from '../domain/nodes/backup.jobs.ts';
+import { cloneOperation } from '../domain/nodes/clone.jobs.ts';
 import { diskOperations } from '../domain/nodes/disk.jobs.ts';
 import { nodeOperations } from '../domain/nodes/node.jobs.ts';
 import { tokenJobs } from '../domain/profile/token.jobs.ts';
@@ -11,4 +13,7 @@ export const JOB_HANDLERS: readonly JobHandler[] = [
   ...imageJobs,
   ...operationJobs(nodeOperations),
   ...operationJobs(diskOperations),
+  ...operationJobs(backupOperations),
+  ...operationJobs([cloneOperation]),
+  ...backupJobs,
 ];

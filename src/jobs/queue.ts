@@ -51,3 +51,11 @@ export async function countQueuedJobs(db: Kysely<Database>): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Recurring work: the running job gives up its dedupe key (in its own transaction) so that the
+ * successor it queues can hold the key.
+ */
+export async function releaseDedupeKey(db: Kysely<Database>, jobId: number): Promise<void> {
+  await db.updateTable('jobs').set({ dedupe_key: null }).where('id', '=', jobId).execute();
+}

@@ -47,6 +47,30 @@ export const FIXTURES: Record<string, Fixture> = {
   configId: (app, owner) => fixtureChild(app, owner, 'configs'),
   diskId: (app, owner) => fixtureChild(app, owner, 'disks'),
   address: async (app, owner) => (await fixtureNode(app, owner)).ipv4[0] ?? '',
+  backupId: async (app, owner) => {
+    // Written straight to the table: the fixture node is still provisioning (no worker runs here).
+    const node = await fixtureNode(app, owner);
+    const now = new Date().toISOString().slice(0, 19);
+    const row = await app.runtime.ctx.db
+      .insertInto('backups')
+      .values({
+        account_id: owner.accountId,
+        node_id: node.id,
+        type: 'snapshot',
+        status: 'successful',
+        label: 'fixture',
+        region: 'us-east',
+        content: '{}',
+        created: now,
+        updated: now,
+        finished: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return String(row.id);
+  },
+  year: async () => String(new Date().getUTCFullYear()),
+  month: async () => String(new Date().getUTCMonth() + 1),
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
   sshKeyId: async (app, owner) =>
     String((await created(app, owner, '/v4/profile/sshkeys', { label: 'fixture', ssh_key: ED25519_KEY })).id),
@@ -103,5 +127,10 @@ export const VALID_BODIES: Record<string, unknown> = {
   resizeDisk: { size: 2048 },
   resetDiskPassword: { password: 'matrix-pass-1' },
   addNodeIP: { type: 'ipv4', public: true },
+  createSnapshot: { label: 'matrix' },
+  restoreBackup: { node_id: 1 },
+  resizeNodeInstance: { type: 'g6-standard-2' },
+  rebuildNodeInstance: { image: 'node/debian12', root_pass: 'matrix-pass-1' },
+  resetNodePassword: { root_pass: 'matrix-pass-1' },
   addStackScript: { label: 'matrix', script: '#!/bin/sh\n', images: ['any/all'] },
 };

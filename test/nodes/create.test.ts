@@ -339,7 +339,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', `/v4/node/stackscripts/${id}`)).body.deployments_active, 0);
     });
 
-    test('backup_id is refused for now, naming the field', async (t) => {
+    test('a backup_id that names no backup of the account is refused, naming the field', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const res = await app.request('POST', '/v4/node/instances', {
         body: { region: 'us-east', type: 'g6-nanode-1', backup_id: 1 },

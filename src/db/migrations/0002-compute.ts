@@ -32,6 +32,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .addColumn('last_booted_config_id', 'integer')
     /** The kind of the operation in progress, if any; a node with one is not settled. */
     .addColumn('busy', 'text')
+    /** Clone operations from this node under way; at most five at once (clone.service.ts). */
+    .addColumn('clones_running', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('root_pass_hash', 'text')
     .addColumn('created', 'text', notNull)
     .addColumn('updated', 'text', notNull)

@@ -59,3 +59,8 @@ export function updateConfigRow(
 export async function deleteConfigRow(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
   await db.deleteFrom('configs').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
+
+/** Removes every config of a node (a rebuild or an overwriting restore starts from none). */
+export async function deleteConfigsOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
+  await db.deleteFrom('configs').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+}

@@ -80,3 +80,8 @@ export async function markNodeDisksReady(
 export async function deleteDiskRow(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
   await db.deleteFrom('disks').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
+
+/** Removes every disk of a node (a rebuild or an overwriting restore starts from none). */
+export async function deleteDisksOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
+  await db.deleteFrom('disks').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+}

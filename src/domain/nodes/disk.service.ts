@@ -67,7 +67,7 @@ export async function assertDiskSpace(db: Kysely<Database>, ctx: Context, node: 
   const used = await sumDiskSizes(db, node.account_id, node.id);
   if (used + extraMb > capacity) {
     throw fail.badRequest(
-      `Not enough free disk space: ${capacity - used} MB of ${capacity} MB are free, ${extraMb} MB needed`,
+      `Insufficient free disk space: ${capacity - used} MB of ${capacity} MB are free, ${extraMb} MB needed`,
       field,
     );
   }

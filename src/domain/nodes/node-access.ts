@@ -19,6 +19,24 @@ export async function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId:
   return found.row;
 }
 
+/**
+ * A node a request names in its body (a restore or clone target, a backup's node): as `nodeFor`,
+ * but one the caller cannot see is a 400 naming the field, as for any other bad value in the body.
+ */
+export async function nodeNamedIn(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  nodeId: number,
+  need: Permission,
+  field: string,
+  reason = `Node ${nodeId} does not exist or is not available to you`,
+): Promise<NodeRow> {
+  const found = await findNodeForScope(db, scope, nodeId);
+  if (!found) throw fail.badRequest(reason, field);
+  if (!permits(found.permission, need)) throw fail.forbidden(`Unauthorized: this needs read_write access to node ${nodeId}`);
+  return found.row;
+}
+
 /** Refuses an operation that needs a settled node while another one is under way. */
 export function assertSettled(node: NodeRow): void {
   if (node.busy !== null) {

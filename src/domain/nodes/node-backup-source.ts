@@ -4,41 +4,58 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
+import { findBackup } from './backup.repository.ts';
+import { contentSize, type NodeContent, parseContent, writeContent } from './backup-content.ts';
 import type { Interface } from './config.schema.ts';
 import type { NodeRow } from './node.repository.ts';
+import { nodeNamedIn } from './node-access.ts';
 
 /**
- * SEAM for the backups group: creating a node from `backup_id` (another node's backup in the
- * account). To complete it, `resolveBackupSource` checks, before anything is written, that the backup
- * exists in the scope (the caller needs read_write on the backed-up node), is `successful`, and that
- * its disks fit `type` (400 naming backup_id or type otherwise); `deployBackup` then writes the
- * backup's disks and configs onto the new node in the creation's transaction (with the request's
- * interfaces, already checked, if it named any) and returns the config to boot. Node creation
- * (node-create.service.ts) already calls both, and runs the `node_provision` operation afterwards
- * exactly as for an image.
+ * Creating a node from `backup_id`: `resolveBackupSource` checks, before anything is written, the
+ * backup and the type; `deployBackup` writes the backup's disks and configs onto the new node in the
+ * creation's transaction and returns the config to boot. Node creation (node-create.service.ts) provisions it afterwards as for an image.
  */
 export interface BackupSource {
   backupId: number;
   /** The backed-up node's root password hash, which the new node takes over. */
   rootPassHash: string | null;
+  content: NodeContent;
 }
 
+/**
+ * The backup must be a successful one of a node of the account that the caller may read (anything
+ * else is a 400 naming backup_id, never revealing another account's backups), and the type must
+ * have room for its disks (400 naming type).
+ */
 export async function resolveBackupSource(
-  _db: Kysely<Database>,
+  db: Kysely<Database>,
   _ctx: Context,
-  _scope: AccountScope,
-  _backupId: number,
-  _type: NodeTypeDataT,
+  scope: AccountScope,
+  backupId: number,
+  type: NodeTypeDataT,
 ): Promise<BackupSource> {
-  throw fail.badRequest('backup_id: not supported yet', 'backup_id');
+  const unknown = `Backup ${backupId} does not exist or is not available to you`;
+  const backup = await findBackup(db, scope.accountId, backupId);
+  if (!backup) throw fail.badRequest(unknown, 'backup_id');
+  await nodeNamedIn(db, scope, backup.node_id, 'read_only', 'backup_id', unknown);
+  if (backup.status !== 'successful') {
+    throw fail.badRequest(`Backup ${backupId} is ${backup.status}; only a successful backup can be deployed`, 'backup_id');
+  }
+  const content = parseContent(backup.content);
+  const size = contentSize(content);
+  if (size > type.disk) {
+    throw fail.badRequest(`Type ${type.id} has ${type.disk} MB of disk; backup ${backupId} needs ${size} MB`, 'type');
+  }
+  return { backupId, rootPassHash: content.rootPassHash, content };
 }
 
+/** The request's interfaces (checked), when it named any, replace those of the backed-up configs. */
 export async function deployBackup(
-  _db: Kysely<Database>,
-  _ctx: Context,
-  _node: NodeRow,
-  _source: BackupSource,
-  _interfaces: readonly Interface[],
+  db: Kysely<Database>,
+  ctx: Context,
+  node: NodeRow,
+  source: BackupSource,
+  interfaces: readonly Interface[],
 ): Promise<{ configId: number | null }> {
-  throw fail.badRequest('backup_id: not supported yet', 'backup_id');
+  return writeContent(db, ctx, node, source.content, interfaces.length > 0 ? interfaces : undefined);
 }

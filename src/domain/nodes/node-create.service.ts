@@ -5,13 +5,14 @@ import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
-import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT, RegionDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { allocateAddress } from '../networking/ipam.ts';
 import { setEntityTags } from '../tags/tag.repository.ts';
+import { startAutomaticBackups } from './backup-schedule.service.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
-import type { CreateNode, Node } from './node.schema.ts';
+import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
 import { toNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
 import { checkInterfaces } from './node-interfaces.ts';
@@ -21,14 +22,19 @@ import { buildNode, type NodeSource, resolveNodeSource } from './node-source.ts'
 
 const GPU_CAPABILITY = 'GPU Nodes';
 
-function catalogEntries(ctx: Context, body: CreateNode): { region: RegionDataT; type: NodeTypeDataT } {
-  const region = ctx.catalog.region(body.region);
-  if (!region) throw fail.badRequest(`Region ${body.region} does not exist`, 'region');
+/**
+ * Where a node is placed: the region and type must exist (400 naming the field), the region must
+ * not have an outage, and GPU types go only where the region offers them. Creation, clones,
+ * resizes and migrations all place nodes through here.
+ */
+export function placement(ctx: Context, regionId: string, typeId: string): { region: RegionDataT; type: NodeTypeDataT } {
+  const region = ctx.catalog.region(regionId);
+  if (!region) throw fail.badRequest(`Region ${regionId} does not exist`, 'region');
   if (region.status === 'outage') {
-    throw fail.badRequest(`Region ${region.id} has an outage; nodes cannot be created there until it is resolved`, 'region');
+    throw fail.badRequest(`Region ${region.id} has an outage; no nodes can be placed there until it is resolved`, 'region');
   }
-  const type = ctx.catalog.type(body.type);
-  if (!type) throw fail.badRequest(`Node type ${body.type} does not exist`, 'type');
+  const type = ctx.catalog.type(typeId);
+  if (!type) throw fail.badRequest(`Node type ${typeId} does not exist`, 'type');
   if (type.class === 'gpu' && !region.capabilities.includes(GPU_CAPABILITY)) {
     throw fail.badRequest(`Region ${region.id} offers no GPU nodes`, 'type');
   }
@@ -50,13 +56,80 @@ function defaultAlerts(type: NodeTypeDataT) {
   };
 }
 
-/** One public IPv4 and a SLAAC IPv6 address for every node, and a private IPv4 when asked for. */
-async function allocateNodeAddresses(db: Kysely<Database>, ctx: Context, node: NodeRow, region: RegionDataT, privateIp: boolean) {
+/** One public IPv4 and a SLAAC IPv6 address for every node, and a private IPv4 when asked for; returns the SLAAC address. */
+export async function allocateNodeAddresses(
+  db: Kysely<Database>,
+  ctx: Context,
+  node: NodeRow,
+  region: RegionDataT,
+  privateIp: boolean,
+): Promise<string> {
   const spec = { accountId: node.account_id, nodeId: node.id, region };
   await allocateAddress(db, ctx, { ...spec, pool: 'public-ipv4' });
   const slaac = await allocateAddress(db, ctx, { ...spec, pool: 'slaac' });
   if (privateIp) await allocateAddress(db, ctx, { ...spec, pool: 'private-ipv4' });
   return slaac.address;
+}
+
+/** A node about to be inserted: where, what, and the status and operation it starts in. */
+export interface NewNode {
+  region: RegionDataT;
+  type: NodeTypeDataT;
+  label: string | undefined;
+  group: string | undefined;
+  tags: readonly string[];
+  privateIp: boolean;
+  backupsEnabled: boolean;
+  image: string | null;
+  stackscriptId: number | null;
+  rootPassHash: string | null;
+  status: NodeStatus;
+  /** The operation that builds it (`node_provision`, `node_clone`), or null for a node ready at once. */
+  busy: string | null;
+  /** The image vendor its default label starts with, if any. */
+  vendor: string | null;
+}
+
+/**
+ * Inserts a node with its label (a unique default when none is given), addresses, tags, the
+ * creator's grant and, when asked for, the backup service; no disks, configs or event. In the
+ * caller's transaction; node creation and clones to a new node both come here.
+ */
+export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: AccountScope, spec: NewNode): Promise<NodeRow> {
+  const now = toTimestamp(ctx.clock.nowMs());
+  const inserted = await insertNode(db, {
+    account_id: scope.accountId,
+    // Without a label, a placeholder no user label can equal holds the place until the id is known.
+    label: spec.label ?? `~${randomHex(ctx.random, 8)}`,
+    node_group: spec.group ?? '',
+    region: spec.region.id,
+    type: spec.type.id,
+    image: spec.image,
+    stackscript_id: spec.stackscriptId,
+    status: spec.status,
+    hypervisor: 'kvm',
+    ipv6: null,
+    ...defaultAlerts(spec.type),
+    backups_enabled: 0,
+    backups_day: null,
+    backups_window: null,
+    backups_last_successful: null,
+    watchdog_enabled: 1,
+    watchdog_boots: '[]',
+    last_booted_config_id: null,
+    busy: spec.busy,
+    root_pass_hash: spec.rootPassHash,
+    created: now,
+    updated: now,
+  });
+  if (!inserted) throw fail.badRequest(`Label must be unique among your nodes: ${spec.label} is taken`, 'label');
+  let node =
+    spec.label === undefined ? await assignDefaultLabel(db, inserted, defaultLabelBase(spec.vendor, spec.region.id)) : inserted;
+  const ipv6 = await allocateNodeAddresses(db, ctx, node, spec.region, spec.privateIp);
+  node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
+  if (spec.tags.length) await setEntityTags(db, node.account_id, 'node', node.id, spec.tags, now);
+  await grantToCreator(db, scope, 'node', node.id);
+  return spec.backupsEnabled ? startAutomaticBackups(db, ctx, node) : node;
 }
 
 /**
@@ -67,7 +140,7 @@ async function allocateNodeAddresses(db: Kysely<Database>, ctx: Context, node: N
  */
 export async function createNode(ctx: Context, principal: Principal, body: CreateNode): Promise<Node> {
   const scope = scopeOf(principal);
-  const { region, type } = catalogEntries(ctx, body);
+  const { region, type } = placement(ctx, body.region, body.type);
   if (body.tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
   const source = await resolveNodeSource(ctx.db, ctx, scope, body, type);
   const interfaces = checkInterfaces(body.interfaces ?? [], region);
@@ -76,42 +149,22 @@ export async function createNode(ctx: Context, principal: Principal, body: Creat
   }
   const built = source.kind !== 'empty';
   return ctx.db.transaction().execute(async (trx) => {
-    const now = toTimestamp(ctx.clock.nowMs());
-    const inserted = await insertNode(trx, {
-      account_id: principal.accountId,
-      // Without a label, a placeholder no user label can equal holds the place until the id is known.
-      label: body.label ?? `~${randomHex(ctx.random, 8)}`,
-      node_group: body.group ?? '',
-      region: region.id,
-      type: type.id,
+    const node = await insertNewNode(trx, ctx, scope, {
+      region,
+      type,
+      label: body.label,
+      group: body.group,
+      tags: body.tags ?? [],
+      privateIp: body.private_ip === true,
+      backupsEnabled: body.backups_enabled === true,
       image: source.kind === 'image' ? source.deployment.image.id : null,
-      stackscript_id: source.kind === 'image' ? source.deployment.stackscriptId : null,
-      status: built ? 'provisioning' : 'offline',
-      hypervisor: 'kvm',
-      ipv6: null,
-      ...defaultAlerts(type),
-      backups_enabled: body.backups_enabled ? 1 : 0,
-      backups_day: null,
-      backups_window: null,
-      backups_last_successful: null,
-      watchdog_enabled: 1,
-      watchdog_boots: '[]',
-      last_booted_config_id: null,
-      busy: built ? 'node_provision' : null,
-      root_pass_hash:
+      stackscriptId: source.kind === 'image' ? source.deployment.stackscriptId : null,
+      rootPassHash:
         source.kind === 'image' ? source.deployment.rootPassHash : source.kind === 'backup' ? source.backup.rootPassHash : null,
-      created: now,
-      updated: now,
+      status: built ? 'provisioning' : 'offline',
+      busy: built ? 'node_provision' : null,
+      vendor: vendorOf(source),
     });
-    if (!inserted) throw fail.badRequest(`Label must be unique among your nodes: ${body.label} is taken`, 'label');
-    let node =
-      body.label === undefined
-        ? await assignDefaultLabel(trx, inserted, defaultLabelBase(vendorOf(source), region.id))
-        : inserted;
-    const ipv6 = await allocateNodeAddresses(trx, ctx, node, region, body.private_ip === true);
-    node = await updateNodeRow(trx, node.account_id, node.id, { ipv6 });
-    if (body.tags?.length) await setEntityTags(trx, node.account_id, 'node', node.id, body.tags, now);
-    await grantToCreator(trx, scope, 'node', node.id);
     const { configId } = await buildNode(trx, ctx, node, source, interfaces);
     const actor = actorOf(principal);
     if (built) {

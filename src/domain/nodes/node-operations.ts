@@ -8,12 +8,24 @@ import type { EventAction } from '../events/event-kinds.ts';
 import type { NodeRow } from './node.repository.ts';
 import { nodeEntity } from './node-access.ts';
 
-/** Job kinds of the timed operations on nodes and disks (handlers in node.jobs.ts and disk.jobs.ts). */
+/**
+ * Job kinds of the timed operations on nodes and disks (handlers in node.jobs.ts, disk.jobs.ts,
+ * backup.jobs.ts, clone.jobs.ts and node-change.jobs.ts).
+ */
 export const NODE_OPS = {
   provision: 'node.provision',
   boot: 'node.boot',
   reboot: 'node.reboot',
   shutdown: 'node.shutdown',
+  resize: 'node.resize',
+  mutate: 'node.mutate',
+  migrate: 'node.migrate',
+  rebuild: 'node.rebuild',
+  rescue: 'node.rescue',
+  clone: 'node.clone',
+  snapshot: 'backup.snapshot',
+  autoBackup: 'backup.auto',
+  restore: 'backup.restore',
   diskCreate: 'disk.create',
   diskClone: 'disk.clone',
   diskResize: 'disk.resize',

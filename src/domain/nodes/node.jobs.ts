@@ -1,5 +1,6 @@
 import type { JobContext } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
+import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { markNodeDisksReady } from './disk.repository.ts';
 import { releaseNode } from './node.repository.ts';
@@ -14,10 +15,14 @@ export function jobTarget(job: JobContext) {
   };
 }
 
-/** An operation that holds the node (`busy`) in an intermediate status and moves it to `to` when done. */
-function nodeTransition(spec: {
+/**
+ * An operation that holds the node (`busy`, named after its transition) in an intermediate status
+ * and moves it to `to` when done; a `configId` in the payload becomes the last booted config when
+ * the node ends up running.
+ */
+export function nodeTransition(spec: {
   kind: string;
-  transition: 'node_provision' | 'node_boot' | 'node_reboot' | 'node_shutdown';
+  transition: TransitionKind;
   from: string;
   to: (job: JobContext) => string;
   /** Where the node goes if the job fails for good. */

@@ -29,6 +29,8 @@ export interface NodeTable {
   last_booted_config_id: number | null;
   /** The kind of operation in progress; null when the node is settled. */
   busy: string | null;
+  /** Clone operations from this node under way (a node may be the source of several at once). */
+  clones_running: Generated<number>;
   root_pass_hash: string | null;
   created: string;
   updated: string;
