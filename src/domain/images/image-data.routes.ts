@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { IMAGE_DATA_PATH, receiveImageData } from './image-upload.service.ts';
@@ -14,12 +15,14 @@ const LINGER_MS = 10_000;
 function linger(raw: IncomingMessage): void {
   if (raw.readableEnded || raw.destroyed) return;
   let discarded = 0;
-  const cut = () => raw.socket?.destroy();
+  // Injected requests (tests) have a stand-in socket that cannot be destroyed.
+  const cut = () => (raw.socket instanceof Socket ? raw.socket.destroy() : undefined);
   const timer = setTimeout(cut, LINGER_MS).unref();
   raw.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > LINGER_BYTES) cut();
   });
+  raw.once('end', () => clearTimeout(timer));
   raw.once('close', () => clearTimeout(timer));
   raw.resume();
 }
