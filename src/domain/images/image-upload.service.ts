@@ -145,6 +145,7 @@ export async function receiveImageData(ctx: Context, token: string, data: ImageD
   const check = new UploadCheck(max);
   feed(data.body, check);
   await ctx.blobs.put(key, check);
+  // An image's size is the disk it needs: the raw image decompressed, in MB rounded up.
   const sizeMb = Math.max(1, Math.ceil(check.uncompressedBytes / MIB));
   try {
     await ctx.db.transaction().execute(async (trx) => {
