@@ -1,20 +1,41 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type SqliteDatabase, SqliteDialect } from 'kysely';
 
-/** Kysely's SqliteDialect expects a better-sqlite3-style database; this adapts node:sqlite to it. */
+/** Prepared statements kept per connection: compiling a statement costs more than running most of them. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SqliteDialect expects a better-sqlite3-style database; this adapts node:sqlite to it.
+ * Statements are prepared once per SQL text and reused (least recently used dropped past the cache
+ * size); a statement runs to completion inside `all`/`run`, so reuse is safe on the one connection.
+ * `iterate` gets a statement of its own, since a stream may be left open while other queries run.
+ */
 function adapt(db: DatabaseSync): SqliteDatabase {
+  const cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  const params = (p: ReadonlyArray<unknown>) => p as SQLInputValue[];
+  const prepared = (sql: string) => {
+    let entry = cache.get(sql);
+    if (entry) {
+      cache.delete(sql);
+    } else {
+      const stmt = db.prepare(sql);
+      entry = { stmt, reader: stmt.columns().length > 0 };
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(sql, entry);
+    return entry;
+  };
   return {
     close: () => db.close(),
     prepare(sql) {
-      const stmt = db.prepare(sql);
-      const params = (p: ReadonlyArray<unknown>) => p as SQLInputValue[];
+      const { stmt, reader } = prepared(sql);
       return {
-        reader: stmt.columns().length > 0,
+        reader,
         all: (p) => stmt.all(...params(p)),
         run: (p) => stmt.run(...params(p)),
-        iterate: (p) => stmt.iterate(...params(p)),
+        iterate: (p) => db.prepare(sql).iterate(...params(p)),
       };
     },
   };
