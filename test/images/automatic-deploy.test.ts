@@ -19,6 +19,7 @@ async function keep(app: TestApp, accountId: number, image: string | null = 'nod
       accountId,
       nodeId: 41,
       nodeLabel: 'web-1',
+      region: 'us-east',
       disk: { id: 7, label: 'Debian 12 Disk', size: 25088, image },
       createdBy: 'admin',
     }),

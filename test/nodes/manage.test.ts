@@ -194,6 +194,12 @@ for (const dialect of DIALECTS) {
       assert.equal(tags.length, 0);
       const grants = await db.selectFrom('entity_grants').select('entity_id').where('entity_type', '=', 'node').execute();
       assert.equal(grants.length, 0);
+      const kept = await app.request('GET', '/v4/images', { headers: { 'x-filter': JSON.stringify({ type: 'automatic' }) } });
+      assert.equal(kept.body.results, 1, 'an automatic image of the main disk is kept');
+      const [image] = kept.body.data;
+      assert.ok(image.expiry, 'automatic images expire');
+      assert.equal(image.size, node.specs.disk - 512);
+      assert.equal(image.status, 'available');
       const [event] = await eventsOf(app, me.accountId, 'node_delete');
       assert.equal(event?.entity_id, node.id);
       assert.equal(event?.status, 'finished');

@@ -14,6 +14,7 @@ export interface AutomaticImageSpec {
   accountId: number;
   nodeId: number;
   nodeLabel: string;
+  region: string;
   /** The deleted node's main disk; size in MB. */
   disk: { id: number; label: string; size: number; image: string | null };
   createdBy: string;
@@ -41,7 +42,7 @@ export async function keepAutomaticImage(db: Kysely<Database>, ctx: Context, spe
       expiry: toTimestamp(expiresAt),
       vendor: await vendorOfSourceImage(db, ctx, spec.accountId, spec.disk.image),
       status: 'available',
-      region: null,
+      region: spec.region,
       blob_key: null,
       source_node_id: spec.nodeId,
     },

@@ -8,13 +8,20 @@ import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
+import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { deleteAddressesOfNode, findAddressesOfNodes } from '../networking/ip-address.repository.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
+import { type DiskRow, findDisks } from './disk.repository.ts';
 import { deleteNodeRow, listNodes, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
 import { assertLabelFree } from './node-label.ts';
+
+/** The disk an automatic image keeps: the largest one that is not swap. */
+function mainDisk(disks: DiskRow[]): DiskRow | undefined {
+  return disks.filter((d) => d.filesystem !== 'swap').sort((a, b) => b.size - a.size || a.id - b.id)[0];
+}
 
 /** What a node's API object needs beside its row; loaded for a whole page at once. */
 export interface NodeExtras {
@@ -133,6 +140,17 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
 export async function deleteNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
+    const main = mainDisk(await findDisks(trx, node.account_id, node.id));
+    if (main) {
+      await keepAutomaticImage(trx, ctx, {
+        accountId: node.account_id,
+        nodeId: node.id,
+        nodeLabel: node.label,
+        region: node.region,
+        disk: main,
+        createdBy: principal.username,
+      });
+    }
     await deleteAddressesOfNode(trx, node.account_id, node.id);
     await deleteEntityTags(trx, node.account_id, 'node', node.id);
     await revokeEntityGrants(trx, node.account_id, 'node', node.id);
