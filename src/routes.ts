@@ -11,6 +11,7 @@ import { cloneRoutes } from './domain/nodes/clone.routes.ts';
 import { configRoutes } from './domain/nodes/config.routes.ts';
 import { diskRoutes } from './domain/nodes/disk.routes.ts';
 import { nodeRoutes } from './domain/nodes/node.routes.ts';
+import { nodeChangeRoutes } from './domain/nodes/node-change.routes.ts';
 import { nodeFirewallRoutes } from './domain/nodes/node-firewall.routes.ts';
 import { nodeIpRoutes } from './domain/nodes/node-ip.routes.ts';
 import { nodeLifecycleRoutes } from './domain/nodes/node-lifecycle.routes.ts';
@@ -41,6 +42,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(nodeFirewallRoutes);
   await app.register(backupRoutes);
   await app.register(cloneRoutes);
+  await app.register(nodeChangeRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */

@@ -102,7 +102,7 @@ export async function addConfig(db: Kysely<Database>, ctx: Context, node: NodeRo
 }
 
 /** The disks named in a request's devices must be the node's own; volumes are not offered. */
-async function checkDevices(db: Kysely<Database>, node: NodeRow, body: DevicesBodyT): Promise<Devices> {
+export async function checkDevices(db: Kysely<Database>, node: NodeRow, body: DevicesBodyT): Promise<Devices> {
   const disks = new Set((await findDisks(db, node.account_id, node.id)).map((d) => d.id));
   const problems: ErrorItem[] = [];
   const devices: Devices = {};

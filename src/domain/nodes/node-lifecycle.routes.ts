@@ -7,7 +7,7 @@ import { BootBody, NodeParams } from './node.schema.ts';
 import { bootNode, rebootNode, shutdownNode } from './node-lifecycle.service.ts';
 
 /** Boot and reboot take an optional body; clients often send none at all. */
-async function noBodyIsEmpty(request: FastifyRequest): Promise<void> {
+export async function noBodyIsEmpty(request: FastifyRequest): Promise<void> {
   request.body ??= {};
 }
 

@@ -1,0 +1,41 @@
+import { type Static, Type } from 'typebox';
+import { IntegerId, Nullable } from '../../http/schemas.ts';
+import { deployFields, RootPass } from './node.schema.ts';
+
+const AutoDiskResize = Type.Optional(Type.Boolean({ default: true }));
+
+export const ResizeNodeBody = Type.Object({
+  type: Type.String({ minLength: 1, maxLength: 64 }),
+  allow_auto_disk_resize: AutoDiskResize,
+});
+export type ResizeNode = Static<typeof ResizeNodeBody>;
+
+export const MutateNodeBody = Type.Object({ allow_auto_disk_resize: AutoDiskResize });
+
+export const MigrateNodeBody = Type.Object({
+  region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  upgrade: Type.Optional(Type.Boolean({ default: false })),
+});
+export type MigrateNode = Static<typeof MigrateNodeBody>;
+
+export const RebuildNodeBody = Type.Object({
+  ...deployFields,
+  image: Type.String({ minLength: 1, maxLength: 128 }),
+  root_pass: RootPass,
+  booted: Type.Optional(Type.Boolean()),
+});
+export type RebuildNode = Static<typeof RebuildNodeBody>;
+
+/** Rescue mode mounts up to seven devices; sdh is its own. */
+const RESCUE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg'] as const;
+const RescueDevice = Nullable(
+  Type.Object({ disk_id: Type.Optional(Nullable(IntegerId)), volume_id: Type.Optional(Nullable(IntegerId)) }),
+);
+export const RescueNodeBody = Type.Object({
+  devices: Type.Optional(Type.Object(Object.fromEntries(RESCUE_SLOTS.map((s) => [s, Type.Optional(RescueDevice)])))),
+});
+export type RescueNode = {
+  devices?: Partial<Record<(typeof RESCUE_SLOTS)[number], { disk_id?: number | null; volume_id?: number | null } | null>>;
+};
+
+export const NodePasswordBody = Type.Object({ root_pass: RootPass });
