@@ -15,6 +15,7 @@ import { nodeChangeRoutes } from './domain/nodes/node-change.routes.ts';
 import { nodeFirewallRoutes } from './domain/nodes/node-firewall.routes.ts';
 import { nodeIpRoutes } from './domain/nodes/node-ip.routes.ts';
 import { nodeLifecycleRoutes } from './domain/nodes/node-lifecycle.routes.ts';
+import { nodeStatsRoutes } from './domain/nodes/node-stats.routes.ts';
 import { profileRoutes } from './domain/profile/profile.routes.ts';
 import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';
 import { tokenRoutes } from './domain/profile/token.routes.ts';
@@ -43,6 +44,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(backupRoutes);
   await app.register(cloneRoutes);
   await app.register(nodeChangeRoutes);
+  await app.register(nodeStatsRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */
