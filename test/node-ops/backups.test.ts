@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { nextBackupAt, nextWindowStart } from '../../src/domain/nodes/backup-schedule.ts';
+import { automaticBackupsToDrop, nextBackupAt, nextWindowStart } from '../../src/domain/nodes/backup-schedule.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
-import { act, admin, badRequest, eventsOf, getNode, manualClock, ok, runningNode, settle, startDue } from './helpers.ts';
+import {
+  act,
+  admin,
+  badRequest,
+  createNode,
+  eventsOf,
+  getNode,
+  manualClock,
+  ok,
+  runningNode,
+  settle,
+  startDue,
+} from './helpers.ts';
 
 async function backups(app: TestApp, nodeId: number) {
   return ok(await app.request('GET', `/v4/node/instances/${nodeId}/backups`), 'list backups').body;
@@ -23,6 +35,16 @@ async function backedNode(app: TestApp) {
 function moveTo(app: TestApp, ms: number): void {
   app.runtime.ctx.clock.advance(ms - app.runtime.ctx.clock.nowMs());
 }
+
+test('retention keeps the two newest automatic backups and, of the older ones, the newest taken on the schedule day', () => {
+  const day = (n: number) => ({ id: n, createdMs: Date.parse(`2030-01-${String(n).padStart(2, '0')}T02:00:00Z`) });
+  // 2030-01-06 is a Sunday.
+  const week = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(day);
+  assert.deepEqual(automaticBackupsToDrop(week, 'Sunday').sort(), [1, 2, 3, 4, 5, 7]);
+  assert.deepEqual(automaticBackupsToDrop(week, 'Friday').sort(), [1, 2, 3, 5, 6, 7]);
+  assert.deepEqual(automaticBackupsToDrop(week.slice(0, 3), 'Monday'), []);
+  assert.deepEqual(automaticBackupsToDrop([4, 5, 6, 7].map(day), 'Wednesday'), [4]);
+});
 
 for (const dialect of DIALECTS) {
   describe(`snapshots and the backup service [${dialect}]`, () => {
@@ -112,6 +134,19 @@ for (const dialect of DIALECTS) {
 
       await settle(app);
       ok(await act(app, node.id, 'reboot'), 'the node is free once the dropped snapshot has ended');
+    });
+
+    test('a node created with backups_enabled gets its schedule and its first backup in the window', async (t) => {
+      const app = await buildTestApp(t, { dialect, clock: manualClock() });
+      const node = await createNode(app, { backups_enabled: true });
+      assert.equal(node.backups.enabled, true);
+      assert.match(node.backups.schedule.window, /^W\d+$/);
+      await settle(app);
+      moveTo(app, nextWindowStart(app.runtime.ctx.clock.nowMs(), node.backups.schedule.window));
+      await runDueJobs(app);
+      await settle(app);
+      const [taken] = (await backups(app, node.id)).automatic;
+      assert.equal(taken?.status, 'successful');
     });
 
     test('with the service on a backup is taken each day in the window; three automatic ones are kept', async (t) => {
