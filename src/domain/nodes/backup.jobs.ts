@@ -1,3 +1,7 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { ApiError } from '../../errors.ts';
 import type { JobContext, JobHandler } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
 import { releaseDedupeKey } from '../../jobs/queue.ts';
@@ -88,6 +92,19 @@ const restore = nodeTransition({
   },
 });
 
+/** Starts an automatic backup unless another operation holds the node (false then). */
+async function takeAutomaticBackup(db: Kysely<Database>, ctx: Context, node: NodeRow): Promise<boolean> {
+  if (node.busy !== null) return false;
+  try {
+    await beginBackup(db, ctx, node, { type: 'auto', label: null, actor: null });
+    return true;
+  } catch (err) {
+    // Another operation claimed the node since it was read; nothing has been written.
+    if (err instanceof ApiError) return false;
+    throw err;
+  }
+}
+
 /**
  * The daily job of a node with the backup service on: inside the node's window it takes an
  * automatic backup (a busy node is tried again a little later while the window lasts), then queues
@@ -106,13 +123,12 @@ const scheduledBackup: JobHandler = {
       await queueScheduledBackup(trx, ctx, node, nowMs);
       return;
     }
-    if (node.busy !== null) {
-      const retry = nowMs + BUSY_RETRY_MS;
-      await queueScheduledBackup(trx, ctx, node, inWindow(retry, window) ? retry : nextWindowStart(nowMs, window));
+    if (await takeAutomaticBackup(trx, ctx, node)) {
+      await queueScheduledBackup(trx, ctx, node, nextWindowStart(nowMs, window));
       return;
     }
-    await beginBackup(trx, ctx, node, { type: 'auto', label: null, actor: null });
-    await queueScheduledBackup(trx, ctx, node, nextWindowStart(nowMs, window));
+    const retry = nowMs + BUSY_RETRY_MS;
+    await queueScheduledBackup(trx, ctx, node, inWindow(retry, window) ? retry : nextWindowStart(nowMs, window));
   },
 };
 

@@ -8,7 +8,7 @@ export interface BackupTable {
   status: string;
   label: string | null;
   region: string;
-  /** JSON {disks: [{label,size,filesystem,image}], configs: [full config rows]} captured for restores. */
+  /** JSON NodeContent (backup-content.ts): the disks (label, size, filesystem, image) and full configs captured, for restores. */
   content: string;
   created: string;
   updated: string;
