@@ -148,6 +148,27 @@ for (const dialect of DIALECTS) {
       assert.equal(deleted?.entity_id, created.body.id);
     });
 
+    test('a token in use follows changes at once: its deletion, its user made restricted, renamed or deleted', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const bob = await newUser(app, me.accountId);
+      const spare = await tokenFor(app, bob);
+      assert.equal((await app.request('GET', '/v4/account/users', { token: bob.token })).status, 200);
+      const [listed] = (await app.request('GET', '/v4/profile/tokens', { token: spare })).body.data;
+      await app.request('DELETE', `/v4/profile/tokens/${listed.id}`, { token: spare });
+      assert.equal((await app.request('GET', '/v4/profile', { token: bob.token })).status, 401, 'deleted token');
+
+      const carol = await newUser(app, me.accountId);
+      assert.equal((await app.request('GET', '/v4/account/users', { token: carol.token })).status, 200);
+      await app.request('PUT', `/v4/account/users/${carol.username}`, { body: { restricted: true } });
+      assert.equal((await app.request('GET', '/v4/account/users', { token: carol.token })).status, 403, 'made restricted');
+      const renamed = `${carol.username}x`;
+      await app.request('PUT', `/v4/account/users/${carol.username}`, { body: { username: renamed } });
+      assert.equal((await app.request('GET', '/v4/profile', { token: carol.token })).body.username, renamed);
+      await app.request('DELETE', `/v4/account/users/${renamed}`);
+      assert.equal((await app.request('GET', '/v4/profile', { token: carol.token })).status, 401, 'user deleted');
+    });
+
     test('the token of the request may delete itself', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const created = await app.request('POST', '/v4/profile/tokens', { body: { label: 'self' } });

@@ -7,6 +7,7 @@ import { randomUuid } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type EntityRef, recordEvent } from '../events/event.service.ts';
 import { sshKeyLabelsOf } from '../profile/ssh-key.service.ts';
+import { forgetCachedTokens } from '../profile/token.service.ts';
 import { type AccountRow, insertAccount } from './account.repository.ts';
 import { deleteEntityGrantsOf } from './entity-grant.repository.ts';
 import { type GlobalGrants, noGlobalGrants, parseGlobalGrants } from './grants.ts';
@@ -152,7 +153,7 @@ export async function createUser(ctx: Context, actor: Actor, body: CreateUser): 
  * restricted status: only unrestricted users manage users, so doing it would lock itself out.
  */
 export async function updateUser(ctx: Context, actor: Actor, username: string, body: UpdateUser): Promise<User> {
-  return ctx.db.transaction().execute(async (trx) => {
+  const updated = await ctx.db.transaction().execute(async (trx) => {
     const user = await existingUser(trx, actor.accountId, username);
     if (body.username === undefined && body.email === undefined && body.restricted === undefined) return toUser(trx, user);
     const values: Updateable<UserTable> = {};
@@ -172,6 +173,9 @@ export async function updateUser(ctx: Context, actor: Actor, username: string, b
     await recordEvent(trx, ctx, actor, { action: 'user_update', entity: entityOf(row) });
     return toUser(trx, row);
   });
+  // The user's tokens now stand for a principal with another name or restriction.
+  forgetCachedTokens(ctx);
+  return updated;
 }
 
 /**
@@ -185,4 +189,5 @@ export async function deleteUser(ctx: Context, actor: Actor, username: string): 
     await deleteUserRow(trx, actor.accountId, user.id);
     await recordEvent(trx, ctx, actor, { action: 'user_delete', entity: entityOf(user) });
   });
+  forgetCachedTokens(ctx);
 }

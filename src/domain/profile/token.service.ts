@@ -29,20 +29,67 @@ export function hashToken(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
 }
 
+/**
+ * Principals of recently presented tokens, one cache per database, so that a request does not read the
+ * token and user tables every time. Staleness is bounded: an entry serves for at most TOKEN_CACHE_MS
+ * of wall-clock time; a token's expiry is checked against the service clock on every use; deleting a
+ * token and changing or deleting a user empty this process's cache at once. Another process sharing a
+ * PostgreSQL database sees such a change after at most TOKEN_CACHE_MS. Unknown tokens are not cached.
+ */
+const TOKEN_CACHE_MS = 5_000;
+const TOKEN_CACHE_MAX = 10_000;
+
+interface CachedToken {
+  principal: Principal;
+  expiry: string | null;
+  /** performance.now() after which the entry is read again from the database. */
+  until: number;
+}
+
+const tokenCaches = new WeakMap<Context['db'], Map<string, CachedToken>>();
+
+function tokenCache(ctx: Context): Map<string, CachedToken> {
+  let cache = tokenCaches.get(ctx.db);
+  if (!cache) {
+    cache = new Map();
+    tokenCaches.set(ctx.db, cache);
+  }
+  return cache;
+}
+
+/** Drops every cached principal of the context's database: call after a token or user has changed. */
+export function forgetCachedTokens(ctx: Context): void {
+  tokenCaches.get(ctx.db)?.clear();
+}
+
+function expired(ctx: Context, expiry: string | null): boolean {
+  return expiry !== null && expiry <= toTimestamp(ctx.clock.nowMs());
+}
+
 /** The principal a bearer token stands for, or null when it is unknown or expired. */
 export async function authenticateToken(ctx: Context, value: string): Promise<Principal | null> {
   if (value.length > 256) return null;
-  const row = await findTokenByHash(ctx.db, hashToken(value));
-  if (!row) return null;
-  if (row.expiry !== null && row.expiry <= toTimestamp(ctx.clock.nowMs())) return null;
-  return {
+  const hash = hashToken(value);
+  const cache = tokenCache(ctx);
+  const cached = cache.get(hash);
+  if (cached && cached.until > performance.now()) return expired(ctx, cached.expiry) ? null : cached.principal;
+  const row = await findTokenByHash(ctx.db, hash);
+  if (!row) {
+    cache.delete(hash);
+    return null;
+  }
+  const principal: Principal = Object.freeze({
     accountId: row.account_id,
     userId: row.user_id,
     username: row.username,
     restricted: row.restricted === 1,
     scopes: parseScopes(row.scopes).set,
     tokenId: row.token_id,
-  };
+  });
+  cache.delete(hash);
+  if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(hash, { principal, expiry: row.expiry, until: performance.now() + TOKEN_CACHE_MS });
+  return expired(ctx, row.expiry) ? null : principal;
 }
 
 export interface NewToken {
@@ -174,4 +221,5 @@ export async function deleteToken(ctx: Context, principal: Principal, id: number
     await deleteTokenRow(trx, ownerOf(principal), id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'token_delete', entity: entityOf(row) });
   });
+  forgetCachedTokens(ctx);
 }
