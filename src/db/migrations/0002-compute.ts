@@ -40,6 +40,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .execute();
   await s.createIndex('nodes_account').on('nodes').columns(['account_id', 'id']).execute();
   await s.createIndex('nodes_label').unique().on('nodes').columns(['account_id', 'label']).execute();
+  // Lists filtered by region (the most common X-Filter) count and page off this index.
+  await s.createIndex('nodes_region').on('nodes').columns(['account_id', 'region', 'label']).execute();
 
   await withSerialKey(s.createTable('disks'), kind)
     .addColumn('account_id', 'integer', notNull)
@@ -109,7 +111,8 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
   await s.createIndex('ip_addresses_address').on('ip_addresses').columns(['address']).execute();
   await s.createIndex('ip_addresses_node').on('ip_addresses').columns(['node_id']).execute();
   await s.createIndex('ip_addresses_pool').unique().on('ip_addresses').columns(['region', 'type', 'public', 'ordinal']).execute();
-  await s.createIndex('ip_addresses_account').on('ip_addresses').columns(['account_id']).execute();
+  // The addresses of a page of nodes (account and node ids); also serves the account's own address list.
+  await s.createIndex('ip_addresses_account').on('ip_addresses').columns(['account_id', 'node_id']).execute();
 
   await withSerialKey(s.createTable('vlans'), kind)
     .addColumn('account_id', 'integer', notNull)

@@ -48,6 +48,8 @@ export async function findTagsOf(
     .where('account_id', '=', accountId)
     .where('entity_type', '=', entityType)
     .where('entity_id', 'in', entityIds)
+    // Ordered as the primary key is, so the lookup reads it in order (each object's tags come out sorted).
+    .orderBy('entity_id')
     .orderBy('tag')
     .execute();
   for (const r of rows) out.get(r.entity_id)?.push(r.tag);
