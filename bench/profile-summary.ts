@@ -39,7 +39,10 @@ function frameName(cf: CallFrame): string {
 }
 
 /** Self time and inclusive time per frame, in milliseconds. */
-export function summarize(profile: Profile, top = 25): { total: number; self: FrameTime[]; inclusive: FrameTime[] } {
+export function summarize(
+  profile: Profile,
+  top = 25,
+): { total: number; idle: number; self: FrameTime[]; inclusive: FrameTime[] } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -47,7 +50,6 @@ export function summarize(profile: Profile, top = 25): { total: number; self: Fr
   profile.samples.forEach((id, i) => {
     selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
-  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   for (const [id, us] of selfUs) {
@@ -66,6 +68,10 @@ export function summarize(profile: Profile, top = 25): { total: number; self: Fr
       inclusive.set(f, (inclusive.get(f) ?? 0) + us);
     }
   }
+  // Shares are of the time the process was busy: idle time says nothing about where the work goes.
+  const idle = self.get('(idle)') ?? 0;
+  self.delete('(idle)');
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
   const rank = (m: Map<string, number>, keep: (f: string) => boolean) =>
     [...m]
       .filter(([f]) => keep(f))
@@ -74,6 +80,7 @@ export function summarize(profile: Profile, top = 25): { total: number; self: Fr
       .map(([frame, us]) => ({ frame, ms: us / 1000, share: total ? us / total : 0 }));
   return {
     total: total / 1000,
+    idle: idle / 1000,
     self: rank(self, () => true),
     inclusive: rank(inclusive, (f) => / src\//.test(f)),
   };
@@ -82,7 +89,7 @@ export function summarize(profile: Profile, top = 25): { total: number; self: Fr
 export function formatSummary(s: ReturnType<typeof summarize>): string {
   const line = (t: FrameTime) => `${t.ms.toFixed(0).padStart(8)} ms ${(t.share * 100).toFixed(1).padStart(5)}%  ${t.frame}`;
   return [
-    `profile: ${s.total.toFixed(0)} ms sampled`,
+    `profile: ${s.total.toFixed(0)} ms busy (${s.idle.toFixed(0)} ms idle); shares are of the busy time`,
     'top frames by self time:',
     ...s.self.map(line),
     'project functions by inclusive time:',
