@@ -49,6 +49,19 @@ function rssMb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU time a process has used so far, in ms: user and system (from /proc; Linux clock ticks are 10 ms). */
+function cpuMs(pid: number | undefined): { user: number; sys: number } | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at the state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+}
+
 function runProcess(script: string, env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -86,23 +99,31 @@ interface Measured {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server's CPU time per answered request, in microseconds (user, system). */
+  cpuUser: number | null;
+  cpuSys: number | null;
 }
 
-async function load(baseUrl: string, c: Case, seconds: number): Promise<Measured> {
+async function load(server: ServerProcess, c: Case, seconds: number): Promise<Measured> {
+  const before = cpuMs(server.child.pid);
   const result = await autocannon({
-    url: baseUrl,
+    url: server.baseUrl,
     connections: settings.connections,
     duration: seconds,
     headers: c.headers,
     requests: c.requests(),
   });
+  const after = cpuMs(server.child.pid);
   const ok = result['2xx'];
+  const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.requests.total);
   return {
     rps: ok / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    cpuUser: before && after ? perRequest(after.user - before.user) : null,
+    cpuSys: before && after ? perRequest(after.sys - before.sys) : null,
   };
 }
 
@@ -180,6 +201,7 @@ const TARGETS: Record<string, { ratio?: number; rps?: number }> = {
 };
 
 async function main(): Promise<void> {
+  const [loadAtStart] = os.loadavg();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
   const profileDir = path.join(dataDir, 'profile');
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -242,19 +264,22 @@ async function main(): Promise<void> {
     const rows: { c: Case; cumulo: Measured; bare: Measured }[] = [];
     for (const c of cases(seed).filter((k) => settings.only.includes(k.name))) {
       if (settings.warmup > 0) {
-        await load(bare.baseUrl, c, settings.warmup);
-        await load(server.baseUrl, c, settings.warmup);
+        await load(bare, c, settings.warmup);
+        await load(server, c, settings.warmup);
       }
-      const b = await load(bare.baseUrl, c, settings.duration);
-      const m = await load(server.baseUrl, c, settings.duration);
+      const b = await load(bare, c, settings.duration);
+      const m = await load(server, c, settings.duration);
       rows.push({ c, cumulo: m, bare: b });
       log(`  ${c.name}: cumulo ${fmt(m.rps)} req/s p99 ${m.p99} ms; bare ${fmt(b.rps)} req/s p99 ${b.p99} ms`);
     }
     const rssAfter = rssMb(server.child.pid);
 
     log('');
-    log('| case | request | cumulo req/s | p50 ms | p99 ms | bare req/s | bare p99 ms | ratio | target | met |');
-    log('|---|---|---:|---:|---:|---:|---:|---:|---|---|');
+    log(
+      '| case | request | cumulo req/s | p50 ms | p99 ms | CPU µs/req (user+sys) | bare req/s | bare p99 ms | bare CPU µs/req | ratio | target | met |',
+    );
+    log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+    const cpu = (m: Measured) => (m.cpuUser === null || m.cpuSys === null ? 'n/a' : `${fmt(m.cpuUser)}+${fmt(m.cpuSys)}`);
     for (const { c, cumulo, bare: b } of rows) {
       const ratio = cumulo.rps / b.rps;
       const target = TARGETS[c.name] ?? {};
@@ -263,10 +288,17 @@ async function main(): Promise<void> {
         target.ratio !== undefined ? `>= ${target.ratio} of bare` : target.rps !== undefined ? `>= ${fmt(target.rps)}/s` : '';
       const bad = cumulo.non2xx + cumulo.errors > 0 ? ` (${cumulo.non2xx} non-2xx, ${cumulo.errors} errors)` : '';
       log(
-        `| ${c.name} | ${c.label} | ${fmt(cumulo.rps)}${bad} | ${cumulo.p50} | ${cumulo.p99} | ${fmt(b.rps)} | ${b.p99} | ` +
+        `| ${c.name} | ${c.label} | ${fmt(cumulo.rps)}${bad} | ${cumulo.p50} | ${cumulo.p99} | ${cpu(cumulo)} | ` +
+          `${fmt(b.rps)} | ${b.p99} | ${cpu(b)} | ` +
           `${fmt(ratio, 2)} | ${targetText} | ${met ? 'yes' : 'NO'} |`,
       );
     }
+    const [load1] = os.loadavg();
+    log('');
+    log(
+      `load average (1 min): ${fmt(loadAtStart ?? 0, 2)} at the start, ${fmt(load1 ?? 0, 2)} at the end ` +
+        `(${os.cpus().length} cores; above ~2 means other processes competed for the CPU)`,
+    );
     const rssText = (mb: number | null) => (mb === null ? 'n/a' : `${fmt(mb, 1)} MB`);
     const rssMet = rssSeeded !== null && rssAfter !== null && Math.max(rssSeeded, rssAfter) < 300;
     log('');
@@ -277,7 +309,7 @@ async function main(): Promise<void> {
     for (const s of servers.splice(0).reverse()) await stop(s);
     if (settings.cpuProfile) {
       for (const file of fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
-        const target = path.join(process.cwd(), `bench-${file}`);
+        const target = path.join(os.tmpdir(), `cumulo-bench-${file}`);
         fs.copyFileSync(path.join(profileDir, file), target);
         log('');
         log(`server CPU profile: ${target}`);
