@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
         .select(['root_pass_hash', 'last_booted_config_id'])
         .where('id', '=', node.id)
         .executeTakeFirstOrThrow();
-      assert.match(row.root_pass_hash ?? '', /^scrypt\$/);
+      assert.match(row.root_pass_hash ?? '', /^hmac-sha256\$/);
       assert.ok(!row.root_pass_hash?.includes(ROOT_PASS), 'only a hash of the root password is kept');
       assert.equal(row.last_booted_config_id, configs[0].id);
     });

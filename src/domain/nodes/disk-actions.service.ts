@@ -78,7 +78,7 @@ export async function resizeDisk(ctx: Context, principal: Principal, nodeId: num
 export async function resetDiskPassword(ctx: Context, principal: Principal, nodeId: number, diskId: number, password: string) {
   const scope = scopeOf(principal);
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
-  const hash = await hashRootPass(password);
+  const hash = hashRootPass(ctx, password);
   await ctx.db.transaction().execute(async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);

@@ -67,7 +67,7 @@ export async function checkDeployment(
   }
   const image = await findDeployableImage(db, ctx, scope, imageId ?? '');
   if (fields.root_pass === undefined) throw fail.badRequest('root_pass is required when deploying an image', 'root_pass');
-  return { image, rootPassHash: await hashRootPass(fields.root_pass), stackscriptId };
+  return { image, rootPassHash: hashRootPass(ctx, fields.root_pass), stackscriptId };
 }
 
 /** What a deployment writes beside the disk: the StackScript's deployment count. Same transaction. */
