@@ -1,4 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { registerAdmin } from './admin/admin.plugin.ts';
+import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
@@ -25,7 +27,7 @@ export interface RouteEntry {
   access: Access;
 }
 
-/** Builds the HTTP app on a ready context: error handling, auth, metrics, docs and every v4 route. */
+/** Builds the HTTP app on a ready context: error handling, auth, metrics, docs, every v4 route and the admin API. */
 export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
@@ -61,6 +63,8 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
       routeTable.push({ method, url: route.url, operationId: route.schema?.operationId, access });
     }
   });
+  // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
+  app.addHook('onRequest', operatorHook(ctx));
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const access = request.routeOptions.config.access;
@@ -85,5 +89,6 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
 
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);
+  await registerAdmin(app);
   return app;
 }

@@ -24,6 +24,14 @@ export const ConfigSchema = Type.Object({
   imageUploadMaxBytes: Type.Integer({ minimum: 1 }),
   /** How long an automatic image (kept from a deleted node's disk) lives before a job removes it. */
   automaticImageRetentionDays: Type.Integer({ minimum: 1 }),
+  /** Turns the admin API (`/admin/...`) on; its callers send it as a bearer token. */
+  adminToken: Type.Optional(Type.String({ minLength: 16, maxLength: 128 })),
+  /** Makes generated values and timestamps reproducible: a seeded random stream and a logical clock. */
+  seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  /** With a seed: where the logical clock starts (ISO 8601 date-time). */
+  startTime: Type.String({ format: 'date-time' }),
+  /** With a seed: how far each API request moves the logical clock, in milliseconds (at least 1: each request gets a time of its own). */
+  clockStepMs: Type.Integer({ minimum: 1 }),
 });
 
 export interface Config {
@@ -41,6 +49,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly imageUploadMaxBytes: number;
   readonly automaticImageRetentionDays: number;
+  readonly adminToken?: string;
+  readonly seed?: number;
+  readonly startTime: string;
+  readonly clockStepMs: number;
 }
 
 /** Settings a caller (a test, a command) may override; everything else comes from the environment. */
@@ -72,6 +84,10 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
     imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),
     automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
+    adminToken: env.CUMULO_ADMIN_TOKEN || undefined,
+    seed: env.CUMULO_SEED ? Number(env.CUMULO_SEED) : undefined,
+    startTime: env.CUMULO_START_TIME || '2026-01-01T00:00:00Z',
+    clockStepMs: numberOr(env.CUMULO_CLOCK_STEP_MS, 1000),
     ...overrides,
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { OperatorState } from './admin/operator-state.ts';
 import type { BlobStore } from './blob/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/database.ts';
@@ -11,6 +12,8 @@ export interface Context {
   readonly config: Config;
   readonly db: Db;
   readonly dbKind: DbKind;
+  /** Where the data lives (no credentials), for logs and the admin info. */
+  readonly dbLocation: string;
   readonly clock: Clock;
   readonly timing: Timing;
   readonly random: Random;
@@ -18,6 +21,10 @@ export interface Context {
   readonly log: Logger;
   /** Image data and other large binaries. */
   readonly blobs: BlobStore;
+  /** The operator's settings shared by every process (clock offset, transitions, faults). */
+  readonly operator: OperatorState;
   /** Tells an in-process worker that a job may have become due. */
   wakeWorker(): void;
+  /** Runs every job due now in this process, before returning how many ran. */
+  runDueJobs(): Promise<number>;
 }

@@ -3,12 +3,58 @@ import crypto from 'node:crypto';
 /** Source of randomness for generated values; injectable so runs can be made reproducible. */
 export interface Random {
   bytes(n: number): Buffer;
+  /**
+   * Starts the stream over at `key` (a request, a job); a seeded source then yields the same values
+   * for the same key in every run, an unseeded one ignores it. Keys must not repeat within one state.
+   */
+  reposition(key: string): void;
 }
 
-export const systemRandom: Random = { bytes: (n) => crypto.randomBytes(n) };
+export const systemRandom: Random = { bytes: (n) => crypto.randomBytes(n), reposition: () => {} };
+
+/**
+ * A reproducible stream: SHA-256 in counter mode over (seed, key, block number). Values depend only
+ * on the seed, the current key and how many bytes were drawn since it was set.
+ */
+export class SeededRandom implements Random {
+  readonly seed: number;
+  #key = '';
+  #block = 0;
+  #buffer: Buffer = Buffer.alloc(0);
+
+  constructor(seed: number, key = 'start') {
+    this.seed = seed;
+    this.reposition(key);
+  }
+
+  reposition(key: string): void {
+    this.#key = key;
+    this.#block = 0;
+    this.#buffer = Buffer.alloc(0);
+  }
+
+  bytes(n: number): Buffer {
+    const parts = [this.#buffer];
+    let have = this.#buffer.length;
+    while (have < n) {
+      const block = crypto.createHash('sha256').update(`${this.seed}\0${this.#key}\0${this.#block}`).digest();
+      this.#block += 1;
+      parts.push(block);
+      have += block.length;
+    }
+    const all = Buffer.concat(parts);
+    this.#buffer = all.subarray(n);
+    return Buffer.from(all.subarray(0, n));
+  }
+}
 
 export function randomHex(random: Random, bytes: number): string {
   return random.bytes(bytes).toString('hex');
+}
+
+/** A number in [0, 1) from 48 random bits. */
+export function randomFraction(random: Random): number {
+  return random.bytes(6).readUIntBE(0, 6) / 2 ** 48;
 }
 
 export function randomUuid(random: Random): string {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
+import { OperatorState } from './admin/operator-state.ts';
 import { buildApp } from './app.ts';
 import { FsBlobStore } from './blob/fs-blob-store.ts';
 import type { Config } from './config.ts';
@@ -13,13 +14,14 @@ import { loadCatalog } from './domain/catalog/catalog.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { JOB_HANDLERS } from './jobs/handlers.ts';
 import { Worker } from './jobs/worker.ts';
-import { type Random, systemRandom } from './random.ts';
-import { type Clock, SystemClock, Timing } from './time/clock.ts';
+import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
+import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
 
 export interface RuntimeOptions {
   /** serve: HTTP (and the worker unless turned off); worker: only the job worker; tool: only a context (CLI commands). */
   role: 'serve' | 'worker' | 'tool';
   logger?: Logger;
+  /** The base of the service clock (tests); the operator's persisted offset is added to it. */
   clock?: Clock;
   random?: Random;
   /** PostgreSQL only: run in this schema (tests). */
@@ -49,24 +51,40 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const applied = await migrateToLatest(database.db, database.kind);
     if (applied.length) log.info({ applied }, 'database migrated');
     const catalog = loadCatalog(config.catalogPath);
+    const seeded = config.seed !== undefined;
+    const clock = new ServiceClock(options.clock ?? (seeded ? new FixedClock(Date.parse(config.startTime)) : new SystemClock()));
+    const operator = new OperatorState(database.db, clock, catalog);
+    await operator.reload();
     if (options.role === 'serve') await syncCatalog(database.db, catalog);
-    const clock = options.clock ?? new SystemClock();
+    const random = options.random ?? (config.seed !== undefined ? new SeededRandom(config.seed) : systemRandom);
+    // Servers and workers start their seeded stream where the state is; a command gets one of its own.
+    random.reposition(
+      options.role === 'tool' ? `tool:${clock.offsetMs}:${randomHex(systemRandom, 8)}` : `start:${clock.offsetMs}`,
+    );
     let worker: Worker | null = null;
+    let drainer: Worker | null = null;
     const ctx: Context = {
       config,
       db: database.db,
       dbKind: database.kind,
+      dbLocation: database.location,
       clock,
       timing: new Timing(clock, config.timeScale),
-      random: options.random ?? systemRandom,
+      random,
       catalog,
       log,
       blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
+      operator,
       wakeWorker: () => worker?.wake(),
+      runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),
     };
+    const handlers = [...JOB_HANDLERS, ...(options.jobHandlers ?? [])];
+    drainer = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
-    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker)) {
-      worker = new Worker(ctx, [...JOB_HANDLERS, ...(options.jobHandlers ?? [])], { pollMs: config.workerPollMs });
+    // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what
+    // a request sees depends on the request sequence alone.
+    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker && !seeded)) {
+      worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
       worker.start();
     }
     const app = options.role === 'serve' ? await buildApp(ctx) : null;

@@ -17,6 +17,8 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Size in bytes, or null when there is no such blob. */
   size(key: string): Promise<number | null>;
+  /** Removes every blob (an operator's reset). */
+  clear(): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;

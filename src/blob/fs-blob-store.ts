@@ -46,6 +46,10 @@ export class FsBlobStore implements BlobStore {
     await fs.rm(this.#file(key), { force: true });
   }
 
+  async clear(): Promise<void> {
+    await fs.rm(this.root, { recursive: true, force: true });
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.size(key)) !== null;
   }

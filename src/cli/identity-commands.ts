@@ -1,5 +1,3 @@
-import type { FastifySchema } from 'fastify';
-import type { TSchema } from 'typebox';
 import type { Context } from '../context.ts';
 import { UpdateAccountBody } from '../domain/account/account.schema.ts';
 import { getAccount, openAccount } from '../domain/account/account.service.ts';
@@ -9,20 +7,8 @@ import { addUser, findUserAnywhere } from '../domain/account/user.service.ts';
 import { CreateTokenBody } from '../domain/profile/token.schema.ts';
 import { createToken } from '../domain/profile/token.service.ts';
 import { fail } from '../errors.ts';
-import { validationErrors, validatorCompiler } from '../http/validation.ts';
 import type { Command } from './main.ts';
-import { text, tool, type Values } from './tool.ts';
-
-/** Checks command input against the same schema the API uses, with the same messages. */
-function checked<T>(schema: TSchema, value: Record<string, unknown>): T {
-  const validate = validatorCompiler({ schema: schema as FastifySchema, httpPart: 'body', method: 'POST', url: '' }) as {
-    (v: unknown): boolean;
-    errors?: Parameters<typeof validationErrors>[0] | null;
-  };
-  const input = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-  if (!validate(input)) throw fail.invalid(validationErrors(validate.errors ?? [], 'body'));
-  return input as T;
-}
+import { checked, text, tool, type Values } from './tool.ts';
 
 /** A username from the local part of an email address, made to fit the username rules. */
 export function usernameFromEmail(email: string): string {

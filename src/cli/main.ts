@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
+import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
 import { migrate, serve, worker } from './server-commands.ts';
@@ -7,6 +9,8 @@ export interface Command {
   summary: string;
   usage: string;
   options: Record<string, { type: 'string' | 'boolean'; description: string }>;
+  /** Names of the positional arguments after the command words, in order (values under those names). */
+  positionals?: readonly string[];
   run(values: Record<string, string | boolean | undefined>): Promise<number>;
 }
 
@@ -19,10 +23,15 @@ const COMMANDS: Record<string, Command> = {
   'token create': tokenCreate,
   'fault node-power-off': faultNodePowerOff,
   'fault node-maintenance': faultNodeMaintenance,
+  'admin info': adminInfo,
+  'admin reset': adminReset,
+  'admin snapshot': adminSnapshot,
+  'admin restore': adminRestore,
+  ...ADMIN_CONTROL_COMMANDS,
 };
 
 function help(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(24)} ${c.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(28)} ${c.summary}`);
   return [
     'Usage: cumulo <command> [options]',
     '',
@@ -43,7 +52,8 @@ function commandHelp(c: Command): string {
 
 export async function main(argv: string[]): Promise<number> {
   const words = argv.filter((a) => !a.startsWith('-'));
-  const name = [words.slice(0, 2).join(' '), words[0] ?? ''].find((n) => n in COMMANDS);
+  // The longest run of leading words that names a command: `admin transitions set` before `admin transitions`.
+  const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((n) => n in COMMANDS);
   if (!name) {
     const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h') || words[0] === 'help';
     process[wantsHelp ? 'stdout' : 'stderr'].write(`${wantsHelp ? '' : `unknown command: ${words.join(' ')}\n\n`}${help()}\n`);
@@ -53,14 +63,17 @@ export async function main(argv: string[]): Promise<number> {
   const rest = argv.slice(argv.indexOf(name.split(' ').at(-1) as string) + 1);
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    const parsed = parseArgs({
       args: rest,
       options: {
         ...Object.fromEntries(Object.entries(command.options).map(([k, v]) => [k, { type: v.type }])),
         help: { type: 'boolean', short: 'h' },
       },
-      allowPositionals: false,
-    }));
+      allowPositionals: Boolean(command.positionals?.length),
+    });
+    const names = command.positionals ?? [];
+    if (parsed.positionals.length > names.length) throw new Error(`unexpected argument: ${parsed.positionals[names.length]}`);
+    values = { ...parsed.values, ...Object.fromEntries(parsed.positionals.map((p, i) => [names[i], p])) };
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${commandHelp(command)}\n`);
     return 2;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { OperatorSettingTable } from '../admin/settings.table.ts';
 import type { AccountTable } from '../domain/account/account.table.ts';
 import type { EntityGrantTable, UserTable } from '../domain/account/user.table.ts';
 import type { KernelTable, NodeTypeTable, RegionTable } from '../domain/catalog/catalog.table.ts';
@@ -39,6 +40,7 @@ export interface Database {
   tags: TagTable;
   entity_tags: EntityTagTable;
   stackscripts: StackScriptTable;
+  operator_settings: OperatorSettingTable;
 }
 
 export type Db = Kysely<Database>;

@@ -2,6 +2,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { Db, DbKind } from './database.ts';
 import * as platform from './migrations/0001-platform.ts';
 import * as compute from './migrations/0002-compute.ts';
+import * as operator from './migrations/0003-operator.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -12,6 +13,7 @@ interface Step {
 const STEPS: Record<string, Step> = {
   '0001-platform': platform,
   '0002-compute': compute,
+  '0003-operator': operator,
 };
 
 class InCodeMigrations implements MigrationProvider {
@@ -26,6 +28,9 @@ class InCodeMigrations implements MigrationProvider {
     );
   }
 }
+
+/** The migrations this code knows, in order: the schema version a snapshot is stamped with. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(STEPS);
 
 export async function migrateToLatest(db: Db, kind: DbKind): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new InCodeMigrations(kind) });

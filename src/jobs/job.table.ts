@@ -8,8 +8,10 @@ export interface JobTable {
   payload: string;
   /** Service-clock epoch milliseconds at which the job becomes due. */
   run_at: number;
-  /** queued, failed (gave up after max_attempts). Finished jobs are deleted. */
+  /** queued, held (waits for an operator's advance; never claimed), failed (gave up after max_attempts). Finished jobs are deleted. */
   status: string;
+  /** For a held job: the transition kind whose advance releases it. */
+  transition: string | null;
   attempts: number;
   max_attempts: number;
   /** At most one queued job per key: recurring work uses it to stay single. */

@@ -9,7 +9,8 @@ import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
 /**
  * An operation is simulated work that takes time: it starts, runs for its transition's
  * duration, then finishes. Its event moves scheduled -> started -> finished (or failed)
- * with percent_complete as it goes.
+ * with percent_complete as it goes. A manual transition's finish job is held until an
+ * operator advances it (src/admin/transitions.service.ts).
  */
 export interface OperationHandler {
   /** Job kind, e.g. `node.boot`. */
@@ -51,6 +52,18 @@ export async function scheduleOperation(db: Kysely<Database>, ctx: Context, spec
   ctx.wakeWorker();
 }
 
+/**
+ * How long a transition takes on the service clock: the operator's seconds when set (taken as
+ * they are), the default times CUMULO_TIME_SCALE otherwise; `manual` when its finish waits for an
+ * operator's advance.
+ */
+export function transitionMs(ctx: Context, kind: TransitionKind): number | 'manual' {
+  const setting = ctx.operator.transition(kind);
+  if (setting?.mode === 'manual') return 'manual';
+  if (setting?.mode === 'seconds') return Math.round(setting.seconds * 1000);
+  return Math.round(defaultTransitionMs(kind) * ctx.timing.scale);
+}
+
 /** Turns operation handlers into the job handlers that run their phases. */
 export function operationJobs(handlers: readonly OperationHandler[]): JobHandler[] {
   return handlers.map((op) => ({
@@ -60,15 +73,25 @@ export function operationJobs(handlers: readonly OperationHandler[]): JobHandler
       const phase = payload.phase as Phase;
       const event = payload.event as OperationEvent | null;
       const accountId = job.account_id ?? 0;
-      const duration = Math.round(defaultTransitionMs(op.transition) * ctx.timing.scale);
-      const next = (p: Phase, at: number) =>
-        enqueueJob(trx, ctx.clock, { kind: op.kind, accountId, runAt: at, payload: { ...payload, phase: p } });
+      const next = (p: Phase, at: number, heldFor?: string) =>
+        enqueueJob(trx, ctx.clock, {
+          kind: op.kind,
+          accountId,
+          runAt: at,
+          payload: { ...payload, phase: p },
+          ...(heldFor ? { heldFor } : {}),
+        });
       if (phase === 'start') {
         await op.start?.(jc);
         if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 0);
         const now = ctx.clock.nowMs();
-        if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
-        await next('finish', now + duration);
+        const duration = transitionMs(ctx, op.transition);
+        if (duration === 'manual') {
+          await next('finish', now, op.transition);
+        } else {
+          if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
+          await next('finish', now + duration);
+        }
       } else if (phase === 'progress') {
         if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 50);
       } else {

@@ -12,6 +12,8 @@ export interface EnqueueSpec {
   /** While a queued job holds this key, enqueueing another with it does nothing. */
   dedupeKey?: string;
   maxAttempts?: number;
+  /** Holds the job (status `held`, never claimed) until an operator advances this transition kind. */
+  heldFor?: string;
 }
 
 /**
@@ -27,7 +29,8 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: Enque
       kind: spec.kind,
       payload: JSON.stringify(spec.payload ?? {}),
       run_at: spec.runAt ?? now,
-      status: 'queued',
+      status: spec.heldFor ? 'held' : 'queued',
+      transition: spec.heldFor ?? null,
       attempts: 0,
       max_attempts: spec.maxAttempts ?? 10,
       dedupe_key: spec.dedupeKey ?? null,
@@ -42,14 +45,19 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: Enque
   return row?.id;
 }
 
-/** Jobs waiting to run (due or not), for metrics and the info endpoint. */
+/** Jobs waiting to run (due or not), for metrics. */
 export async function countQueuedJobs(db: Kysely<Database>): Promise<number> {
-  const row = await db
+  return (await countJobsByStatus(db)).queued ?? 0;
+}
+
+/** How many jobs are in each status (queued, held, failed), for metrics and the admin info. */
+export async function countJobsByStatus(db: Kysely<Database>): Promise<Record<string, number>> {
+  const rows = await db
     .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'queued')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
 
 /**
@@ -58,4 +66,27 @@ export async function countQueuedJobs(db: Kysely<Database>): Promise<number> {
  */
 export async function releaseDedupeKey(db: Kysely<Database>, jobId: number): Promise<void> {
   await db.updateTable('jobs').set({ dedupe_key: null }).where('id', '=', jobId).execute();
+}
+
+/** Held jobs (waiting on an operator's advance) with the transition kind each waits on. */
+export async function findHeldJobs(db: Kysely<Database>): Promise<{ id: number; transition: string | null }[]> {
+  return db.selectFrom('jobs').select(['id', 'transition']).where('status', '=', 'held').orderBy('id').execute();
+}
+
+/**
+ * Makes held jobs (of one transition kind, or one job by id, held or merely not yet due) due now;
+ * returns their ids. A failed job or one a worker is running is left alone.
+ */
+export async function releaseJobs(
+  db: Kysely<Database>,
+  clock: Clock,
+  which: { transition: string } | { id: number },
+): Promise<number[]> {
+  let query = db.updateTable('jobs').set({ status: 'queued', transition: null, run_at: clock.nowMs() });
+  query =
+    'id' in which
+      ? query.where('id', '=', which.id).where('status', 'in', ['held', 'queued']).where('lease_token', 'is', null)
+      : query.where('status', '=', 'held').where('transition', '=', which.transition);
+  const rows = await query.returning('id').execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.ts';
 import { claimNextJob, type JobRow } from '../db/job-claim.ts';
-import { randomHex } from '../random.ts';
+import { randomHex, systemRandom } from '../random.ts';
 import type { JobHandler } from './handler.ts';
 
 export interface WorkerOptions {
@@ -29,7 +29,8 @@ export class Worker {
     this.#ctx = ctx;
     this.#handlers = new Map(handlers.map((h) => [h.kind, h]));
     this.#options = { leaseMs: 60_000, ...options };
-    this.#id = randomHex(ctx.random, 6);
+    // Lease tokens fence dead workers; they are never shown, so they stay out of a seeded stream.
+    this.#id = randomHex(systemRandom, 6);
   }
 
   start(): void {
@@ -75,7 +76,8 @@ export class Worker {
   /** Claims and runs one due job; false when none was due. */
   async runOne(): Promise<boolean> {
     const ctx = this.#ctx;
-    const token = `${this.#id}-${randomHex(ctx.random, 6)}`;
+    const token = `${this.#id}-${randomHex(systemRandom, 6)}`;
+    await ctx.operator.fresh();
     // Leases are measured on the wall clock: they guard against dead processes, not simulated time.
     const wallNow = Date.now();
     const job = await claimNextJob(ctx.db, ctx.dbKind, {
@@ -96,6 +98,8 @@ export class Worker {
     const payload = JSON.parse(job.payload) as Record<string, unknown>;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      // What a job generates depends on the job alone, whichever process or moment runs it.
+      ctx.random.reposition(`job:${job.id}:${job.attempts}`);
       await ctx.db.transaction().execute(async (trx) => {
         await handler.run({ trx, job, payload, ctx });
         const done = await trx.deleteFrom('jobs').where('id', '=', job.id).where('lease_token', '=', token).executeTakeFirst();

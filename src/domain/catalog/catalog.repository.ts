@@ -4,7 +4,7 @@ import type { Catalog } from './catalog.ts';
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
-/** Makes the catalog tables match the catalog file; private images are left alone. */
+/** Makes the catalog tables match the catalog file (with the operator's region outages); private images are left alone. */
 export async function syncCatalog(db: Kysely<Database>, catalog: Catalog): Promise<void> {
   const { regions, types, kernels, images } = catalog.data;
   await db.transaction().execute(async (trx) => {
@@ -22,7 +22,7 @@ export async function syncCatalog(db: Kysely<Database>, catalog: Catalog): Promi
             capabilities: JSON.stringify(r.capabilities),
             resolvers_ipv4: r.resolvers.ipv4,
             resolvers_ipv6: r.resolvers.ipv6,
-            status: r.status,
+            status: catalog.region(r.id)?.status ?? r.status,
             sort,
           })),
         )
@@ -92,4 +92,9 @@ export async function syncCatalog(db: Kysely<Database>, catalog: Catalog): Promi
       )
       .execute();
   });
+}
+
+/** The status `GET /regions` shows for one region (the operator's outage, or its end). */
+export async function updateRegionStatus(db: Kysely<Database>, id: string, status: string): Promise<void> {
+  await db.updateTable('regions').set({ status }).where('id', '=', id).execute();
 }

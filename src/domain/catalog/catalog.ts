@@ -88,10 +88,23 @@ export class Catalog {
   constructor(data: CatalogDataT, source: string) {
     this.data = data;
     this.source = source;
-    this.#regions = new Map(data.regions.map((r) => [r.id, r]));
+    this.#regions = new Map();
+    this.overrideRegionStatus(new Map());
     this.#types = new Map(data.types.map((t) => [t.id, t]));
     this.#images = new Map(data.images.map((i) => [i.id, i]));
     this.#kernels = new Map(data.kernels.map((k) => [k.id, k]));
+  }
+
+  /**
+   * The operator's region outages (admin API) laid over the file's statuses; `region()` and every
+   * check that reads it (node placement) see them.
+   */
+  overrideRegionStatus(overrides: ReadonlyMap<string, 'ok' | 'outage'>): void {
+    this.#regions.clear();
+    for (const r of this.data.regions) {
+      const status = overrides.get(r.id);
+      this.#regions.set(r.id, status && status !== r.status ? { ...r, status } : r);
+    }
   }
 
   region(id: string): RegionDataT | undefined {

@@ -1,0 +1,82 @@
+import { type Static, Type } from 'typebox';
+import { IntegerId, Nullable, StringEnum } from '../http/schemas.ts';
+import { TRANSITION_KINDS } from '../jobs/transitions.ts';
+
+const RegionStatusEnum = StringEnum(['ok', 'outage'] as const);
+
+export const TransitionParams = Type.Object({ kind: Type.String({ maxLength: 64 }) });
+export const JobParams = Type.Object({ jobId: IntegerId });
+export const NodeParams = Type.Object({ nodeId: IntegerId });
+export const RegionParams = Type.Object({ regionId: Type.String({ maxLength: 64 }) });
+
+export const TransitionBody = Type.Object(
+  {
+    seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 30 * 86400, description: 'duration on the service clock' })),
+    mode: Type.Optional(StringEnum(['seconds', 'manual', 'default'] as const)),
+  },
+  { additionalProperties: false },
+);
+export type TransitionBodyT = Static<typeof TransitionBody>;
+
+export const ClockAdvanceBody = Type.Object(
+  { seconds: Type.Number({ exclusiveMinimum: 0, maximum: 10 * 365 * 86400 }) },
+  { additionalProperties: false },
+);
+
+export const RequestFaultSchema = Type.Object({
+  error_rate: Type.Number({ minimum: 0, maximum: 1, description: 'share of matching requests that fail' }),
+  latency_ms: Type.Integer({ minimum: 0, maximum: 60_000, description: 'delay added to every matching request' }),
+  match: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: '"[METHOD ]/path-glob" after /v4 (* matches anything), or "*"',
+  }),
+  status: Type.Union([Type.Literal(500), Type.Literal(503)]),
+});
+
+export const RequestFaultBody = Type.Partial(RequestFaultSchema, { additionalProperties: false });
+
+export const RegionStatusBody = Type.Object({ status: RegionStatusEnum }, { additionalProperties: false });
+
+export const TransitionSchema = Type.Object({
+  kind: StringEnum(TRANSITION_KINDS),
+  default_seconds: Type.Number(),
+  mode: StringEnum(['default', 'seconds', 'manual'] as const),
+  seconds: Nullable(Type.Number()),
+  held: Type.Array(Type.Integer()),
+});
+
+export const TransitionList = Type.Object({ data: Type.Array(TransitionSchema) });
+
+export const ReleasedSchema = Type.Object({ released: Type.Array(Type.Integer()), jobs_run: Type.Integer() });
+
+export const ClockSchema = Type.Object({
+  now: Type.String(),
+  offset_seconds: Type.Number(),
+  logical: Type.Boolean(),
+});
+
+export const ClockAdvanced = Type.Object({ ...ClockSchema.properties, jobs_run: Type.Integer() });
+
+export const FaultsSchema = Type.Object({
+  requests: Nullable(RequestFaultSchema),
+  regions: Type.Array(Type.Object({ id: Type.String(), status: RegionStatusEnum })),
+});
+
+export const PowerOffSchema = Type.Object({ status: Type.String(), watchdog_boot: Type.Boolean() });
+export const MaintenanceSchema = Type.Object({ status: Type.String() });
+
+export const ResetSchema = Type.Object({ bootstrap_token: Type.Optional(Type.String()) });
+export const RestoreSchema = Type.Object({ tables: Type.Integer(), rows: Type.Integer() });
+
+export const InfoSchema = Type.Object({
+  version: Type.String(),
+  database: Type.Object({ kind: Type.String(), location: Type.String() }),
+  uptime_seconds: Nullable(Type.Integer()),
+  seed: Nullable(Type.Integer()),
+  clock: ClockSchema,
+  counts: Type.Record(Type.String(), Type.Integer()),
+  jobs: Type.Object({ queued: Type.Integer(), held: Type.Integer(), failed: Type.Integer() }),
+  faults: FaultsSchema,
+  transitions: Type.Array(TransitionSchema),
+});

@@ -1,0 +1,29 @@
+import type { Context } from '../context.ts';
+import { toTimestamp } from '../time/timestamp.ts';
+
+export interface ClockView {
+  /** Service-clock time. */
+  now: string;
+  /** How far the operator has moved the service clock, in total. */
+  offset_seconds: number;
+  /** With a seed the clock is logical: it moves only by requests and advances. */
+  logical: boolean;
+}
+
+export function clockView(ctx: Context): ClockView {
+  return {
+    now: toTimestamp(ctx.clock.nowMs()),
+    offset_seconds: ctx.operator.clockOffsetMs / 1000,
+    logical: ctx.config.seed !== undefined,
+  };
+}
+
+/**
+ * Moves the service clock forward for every process (the offset lives in the database) and runs
+ * what became due: upload expiries, scheduled backups, transitions under way.
+ */
+export async function advanceClock(ctx: Context, seconds: number): Promise<ClockView & { jobs_run: number }> {
+  await ctx.operator.addClockOffset(Math.round(seconds * 1000));
+  const jobsRun = await ctx.runDueJobs();
+  return { ...clockView(ctx), jobs_run: jobsRun };
+}

@@ -1,0 +1,27 @@
+import type { Context } from '../context.ts';
+import { wipeTables } from '../db/table-data.ts';
+import { describeTables } from '../db/tables.ts';
+import { ensureBootstrap } from '../domain/account/bootstrap.ts';
+import { syncCatalog } from '../domain/catalog/catalog.repository.ts';
+
+export interface ResetOutcome {
+  /** Without CUMULO_BOOTSTRAP_TOKEN: the new `admin` user's token, as a first start would print it. */
+  bootstrap_token?: string;
+}
+
+/**
+ * Everything back to a fresh install while the server keeps serving: every table emptied (jobs, and
+ * with them operations under way, and the operator's settings too) with ids starting again at 1,
+ * blobs removed, the catalog synced and the bootstrap account, user and token made again. A seeded
+ * run then goes on exactly as after a fresh start.
+ */
+export async function resetAll(ctx: Context): Promise<ResetOutcome> {
+  const tables = await describeTables(ctx.db, ctx.dbKind);
+  await ctx.db.transaction().execute((trx) => wipeTables(trx, ctx.dbKind, tables));
+  await ctx.operator.reload();
+  await syncCatalog(ctx.db, ctx.catalog);
+  await ctx.blobs.clear();
+  ctx.random.reposition(`start:${ctx.operator.clockOffsetMs}`);
+  const bootstrap = await ensureBootstrap(ctx, ctx.config.bootstrapToken);
+  return bootstrap.kind === 'created' && !ctx.config.bootstrapToken ? { bootstrap_token: bootstrap.token } : {};
+}
