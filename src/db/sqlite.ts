@@ -6,6 +6,27 @@ import { type SqliteDatabase, SqliteDialect } from 'kysely';
 /** Prepared statements kept per connection: compiling a statement costs more than running most of them. */
 const STATEMENT_CACHE_SIZE = 500;
 
+type Row = Record<string, unknown>;
+type RowOf = (values: readonly unknown[]) => Row;
+
+/**
+ * Turns the value arrays of a statement's rows into objects of one fixed shape. node:sqlite's own row
+ * objects have a null prototype and are built property by property, which costs more than the
+ * query itself for wide rows; arrays and one compiled constructor a statement are faster to make
+ * and to read. Null when a column name cannot be an object literal key (then rows come as objects).
+ */
+function rowConstructor(names: readonly string[]): RowOf | null {
+  if (names.includes('__proto__')) return null;
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: v[${i}]`).join(', ');
+  return new Function('v', `return { ${fields} };`) as RowOf;
+}
+
+interface Prepared {
+  stmt: StatementSync;
+  reader: boolean;
+  row: RowOf | null;
+}
+
 /**
  * Kysely's SqliteDialect expects a better-sqlite3-style database; this adapts node:sqlite to it.
  * Statements are prepared once per SQL text and reused (least recently used dropped past the cache
@@ -13,29 +34,39 @@ const STATEMENT_CACHE_SIZE = 500;
  * `iterate` gets a statement of its own, since a stream may be left open while other queries run.
  */
 function adapt(db: DatabaseSync): SqliteDatabase {
-  const cache = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  const cache = new Map<string, Prepared>();
   const params = (p: ReadonlyArray<unknown>) => p as SQLInputValue[];
-  const prepared = (sql: string) => {
+  const prepare = (sql: string): Prepared => {
+    const stmt = db.prepare(sql);
+    const columns = stmt.columns();
+    const row = columns.length > 0 ? rowConstructor(columns.map((c) => c.name)) : null;
+    if (row) stmt.setReturnArrays(true);
+    return { stmt, reader: columns.length > 0, row };
+  };
+  const cached = (sql: string): Prepared => {
     let entry = cache.get(sql);
     if (entry) {
       cache.delete(sql);
     } else {
-      const stmt = db.prepare(sql);
-      entry = { stmt, reader: stmt.columns().length > 0 };
+      entry = prepare(sql);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     cache.set(sql, entry);
     return entry;
   };
+  const rows = ({ row }: Prepared, values: unknown[]): unknown[] => (row ? values.map((v) => row(v as unknown[])) : values);
   return {
     close: () => db.close(),
     prepare(sql) {
-      const { stmt, reader } = prepared(sql);
+      const entry = cached(sql);
       return {
-        reader,
-        all: (p) => stmt.all(...params(p)),
-        run: (p) => stmt.run(...params(p)),
-        iterate: (p) => db.prepare(sql).iterate(...params(p)),
+        reader: entry.reader,
+        all: (p) => rows(entry, entry.stmt.all(...params(p))),
+        run: (p) => entry.stmt.run(...params(p)),
+        *iterate(p) {
+          const own = prepare(sql);
+          for (const value of own.stmt.iterate(...params(p))) yield own.row ? own.row(value as unknown as unknown[]) : value;
+        },
       };
     },
   };
