@@ -35,9 +35,11 @@ export async function paginate<DB, TB extends keyof DB, O>(
   for (const o of orderBy) {
     ordered = ordered.orderBy(sql.ref(o.column), (ob) => (o.direction === 'asc' ? ob.asc().nullsLast() : ob.desc().nullsFirst()));
   }
+  // Limit and offset go in as literals (they are validated integers): SQLite's planner reads a bound
+  // limit's value, so rebinding one makes it prepare the statement again on every call.
   const data = await ordered
-    .limit(request.pageSize)
-    .offset((request.page - 1) * request.pageSize)
+    .limit(sql.lit(request.pageSize))
+    .offset(sql.lit((request.page - 1) * request.pageSize))
     .execute();
   return { data, page: request.page, pages: Math.max(1, Math.ceil(results / request.pageSize)), results };
 }

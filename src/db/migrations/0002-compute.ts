@@ -40,8 +40,9 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .execute();
   await s.createIndex('nodes_account').on('nodes').columns(['account_id', 'id']).execute();
   await s.createIndex('nodes_label').unique().on('nodes').columns(['account_id', 'label']).execute();
-  // Lists filtered by region (the most common X-Filter) count and page off this index.
-  await s.createIndex('nodes_region').on('nodes').columns(['account_id', 'region', 'label']).execute();
+  // Lists filtered by region (the most common X-Filter) count and page off this index. Unique (as labels
+  // are within an account), so SQLite knows it yields rows in label order with no ties to sort.
+  await s.createIndex('nodes_region').unique().on('nodes').columns(['account_id', 'region', 'label']).execute();
 
   await withSerialKey(s.createTable('disks'), kind)
     .addColumn('account_id', 'integer', notNull)

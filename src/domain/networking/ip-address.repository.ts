@@ -21,7 +21,8 @@ function inPool(db: Kysely<Database>, pool: PoolKey) {
 
 /** The highest ordinal in use in a pool, read off the end of the pool index. */
 export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promise<number | null> {
-  const row = await inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(1).executeTakeFirst();
+  // A literal limit: SQLite prepares a statement with a bound limit again every time it is rebound.
+  const row = await inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(sql.lit(1)).executeTakeFirst();
   return row ? Number(row.ordinal) : null;
 }
 
@@ -60,6 +61,15 @@ export async function insertAddressIfFree(
 }
 
 /** Addresses held by some nodes of the account, public before private, oldest first within each. */
+function addressesOfNodes(db: Kysely<Database>, accountId: number, nodeIds: readonly number[], type?: 'ipv4' | 'ipv6') {
+  let q = db
+    .selectFrom('ip_addresses')
+    .where('account_id', '=', accountId)
+    .where('node_id', 'in', [...nodeIds]);
+  if (type) q = q.where('type', '=', type);
+  return q.orderBy('public', 'desc').orderBy('created').orderBy('ordinal');
+}
+
 export async function findAddressesOfNodes(
   db: Kysely<Database>,
   accountId: number,
@@ -67,13 +77,18 @@ export async function findAddressesOfNodes(
   type?: 'ipv4' | 'ipv6',
 ): Promise<IpAddressRow[]> {
   if (nodeIds.length === 0) return [];
-  let q = db
-    .selectFrom('ip_addresses')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('node_id', 'in', [...nodeIds]);
-  if (type) q = q.where('type', '=', type);
-  return q.orderBy('public', 'desc').orderBy('created').orderBy('ordinal').execute();
+  return addressesOfNodes(db, accountId, nodeIds, type).selectAll().execute();
+}
+
+/** Just the node and address of each, in the same order: what a page of node objects shows. */
+export async function findAddressTextsOfNodes(
+  db: Kysely<Database>,
+  accountId: number,
+  nodeIds: readonly number[],
+  type?: 'ipv4' | 'ipv6',
+): Promise<{ node_id: number | null; address: string }[]> {
+  if (nodeIds.length === 0) return [];
+  return addressesOfNodes(db, accountId, nodeIds, type).select(['node_id', 'address']).execute();
 }
 
 export async function findNodeAddress(

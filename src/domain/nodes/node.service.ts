@@ -9,7 +9,7 @@ import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { keepAutomaticImage } from '../images/automatic-image.service.ts';
-import { deleteAddressesOfNode, findAddressesOfNodes } from '../networking/ip-address.repository.ts';
+import { deleteAddressesOfNode, findAddressTextsOfNodes } from '../networking/ip-address.repository.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
 import { type DiskRow, findDisks } from './disk.repository.ts';
@@ -70,7 +70,7 @@ export async function toNodes(db: Kysely<Database>, ctx: Context, accountId: num
   const ids = rows.map((r) => r.id);
   const tags = await findTagsOf(db, accountId, 'node', ids);
   const ipv4 = new Map<number, string[]>(ids.map((id) => [id, []]));
-  for (const address of await findAddressesOfNodes(db, accountId, ids, 'ipv4')) {
+  for (const address of await findAddressTextsOfNodes(db, accountId, ids, 'ipv4')) {
     if (address.node_id !== null) ipv4.get(address.node_id)?.push(address.address);
   }
   return rows.map((row) =>
