@@ -1,6 +1,15 @@
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** The reference's date-time form: UTC, second precision, no zone designator. */
 export function toTimestamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19);
+  // A request asks for the same second many times; formatting a date is the costly part.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().slice(0, 19);
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** Accepts an ISO 8601 date-time (with or without zone) and returns it in the stored form, or null. */

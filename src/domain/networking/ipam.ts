@@ -109,10 +109,17 @@ function slaac(region: RegionDataT): Pool {
   };
 }
 
+/** Pools made so far, by what they are made from: parsing a region's networks cost more than the allocation's SQL. */
+const pools = new Map<string, Pool>();
+
 export function poolOf(region: RegionDataT, name: PoolName): Pool {
-  if (name === 'public-ipv4') return publicIpv4(region);
-  if (name === 'private-ipv4') return privateIpv4(region);
-  return slaac(region);
+  const key = `${name} ${region.id} ${region.ipv4_pool} ${region.ipv6_prefix}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = name === 'public-ipv4' ? publicIpv4(region) : name === 'private-ipv4' ? privateIpv4(region) : slaac(region);
+    pools.set(key, pool);
+  }
+  return pool;
 }
 
 /** The link-local address that goes with a SLAAC address: fe80::/64 with the same host part. */
