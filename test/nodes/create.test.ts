@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { CreateNode } from '../../src/domain/nodes/node.schema.ts';
+import { createNodes } from '../../src/domain/nodes/node-create.service.ts';
+import { authenticateToken } from '../../src/domain/profile/token.service.ts';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { KEYS } from '../identity/helpers.ts';
@@ -346,6 +349,44 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(res.status, 400);
       assert.equal(res.body.errors[0].field, 'backup_id');
+    });
+
+    test('the bulk path writes nodes as creation does, in one transaction: all of them or none', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { ctx } = app.runtime;
+      const principal = await authenticateToken(ctx, (await admin(app)).token);
+      assert.ok(principal);
+      const rows = await createNodes(ctx, principal, [
+        nodeBody({ label: 'bulk-1', tags: ['bulk'] }) as CreateNode,
+        nodeBody({ label: 'bulk-2', region: 'eu-west' }) as CreateNode,
+      ]);
+      assert.deepEqual(
+        rows.map((r) => r.label),
+        ['bulk-1', 'bulk-2'],
+      );
+      const viaApi = await createNode(app, { label: 'single', tags: ['bulk'] });
+      const bulk = await getNode(app, rows[0]?.id ?? 0);
+      const comparable = (n: Record<string, unknown>) => ({
+        ...n,
+        id: 0,
+        label: '',
+        ipv4: [],
+        ipv6: '',
+        created: '',
+        updated: '',
+      });
+      assert.deepEqual(comparable(bulk), comparable(viaApi));
+      const disks = (await app.request('GET', `/v4/node/instances/${rows[1]?.id}/disks`)).body.data;
+      assert.equal(disks.length, 2);
+      await settle(app);
+      assert.equal((await getNode(app, rows[1]?.id ?? 0)).status, 'running');
+
+      const before = (await app.request('GET', '/v4/node/instances')).body.results;
+      await assert.rejects(
+        createNodes(ctx, principal, [nodeBody({ label: 'bulk-3' }) as CreateNode, nodeBody({ label: 'bulk-1' }) as CreateNode]),
+        (err: { errors?: { field?: string }[] }) => err.errors?.[0]?.field === 'label',
+      );
+      assert.equal((await app.request('GET', '/v4/node/instances')).body.results, before, 'none of the batch is written');
     });
   });
 }
