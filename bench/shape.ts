@@ -12,10 +12,13 @@ export interface SeedAccount {
 export interface SeedResult {
   accounts: SeedAccount[];
   nodes: number;
+  /** Writing accounts, tokens and nodes. */
   seconds: number;
-  /** How the nodes were written: `service` (createNode, one transaction a node) or `bulk`. */
+  /** Running the provisioning jobs afterwards (0 when not asked for). */
+  settleSeconds: number;
+  /** How the nodes were written: `bulk` (createNodes, a batch a transaction) or `service` (createNode each). */
   path: string;
-  regions?: readonly string[];
+  regions: readonly string[];
 }
 
 export const SEED_REGIONS = ['us-east', 'us-central', 'eu-west', 'eu-central', 'ap-south', 'ap-northeast'] as const;
