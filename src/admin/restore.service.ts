@@ -19,7 +19,10 @@ function parseLine(text: string, n: number): unknown {
 }
 
 /** Reads a snapshot document, checking it against this database's tables; nothing is written yet. */
-async function readSnapshot(ctx: Context, lines: AsyncIterable<string>): Promise<Map<string, TableData>> {
+async function readSnapshot(ctx: Context, source: AsyncIterable<string>): Promise<Map<string, TableData>> {
+  // Taken before anything is awaited: a line reader drops the lines that come while nobody iterates.
+  const iterator = source[Symbol.asyncIterator]();
+  const lines = { [Symbol.asyncIterator]: () => iterator };
   const tables = new Map((await describeTables(ctx.db, ctx.dbKind)).map((t) => [t.name, t]));
   const data = new Map<string, TableData>();
   let current: TableData | null = null;

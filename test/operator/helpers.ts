@@ -55,7 +55,7 @@ export async function cumulo(
     const child = execFile(
       process.execPath,
       [BIN, ...args],
-      { env: cliEnv(app, options.env), maxBuffer: 64 * 1024 * 1024 },
+      { env: cliEnv(app, options.env), maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? Number((err as { code?: number }).code ?? 1) : 0;
         resolve({ code, stdout, stderr });
