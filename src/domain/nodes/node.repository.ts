@@ -59,14 +59,42 @@ function grantOn(eb: ExpressionBuilder<Database, 'nodes'>, userId: number) {
 
 /** The account's nodes; a restricted user sees only those it holds a grant on. */
 function visibleNodes(db: Kysely<Database>, scope: AccountScope) {
-  const q = db.selectFrom('nodes').selectAll('nodes').where('nodes.account_id', '=', scope.accountId);
+  const q = db.selectFrom('nodes').where('nodes.account_id', '=', scope.accountId);
   const userId = scope.restrictedUserId;
   if (userId === null) return q;
   return q.where((eb): Expression<SqlBool> => eb.exists(grantOn(eb, userId)));
 }
 
-export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeRow>> {
-  return paginate(visibleNodes(db, scope), request, FILTER);
+/** The columns a node's API object shows (nodeRowToNode); lists read only these. */
+export const NODE_VIEW_COLUMNS = [
+  'id',
+  'account_id',
+  'label',
+  'region',
+  'image',
+  'type',
+  'node_group',
+  'status',
+  'created',
+  'updated',
+  'ipv6',
+  'alerts_cpu',
+  'alerts_io',
+  'alerts_network_in',
+  'alerts_network_out',
+  'alerts_transfer_quota',
+  'backups_enabled',
+  'backups_day',
+  'backups_window',
+  'backups_last_successful',
+  'watchdog_enabled',
+] as const satisfies readonly (keyof NodeRow)[];
+
+export type NodeViewRow = Pick<NodeRow, (typeof NODE_VIEW_COLUMNS)[number]>;
+
+export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeViewRow>> {
+  const columns = NODE_VIEW_COLUMNS.map((c) => `nodes.${c}` as const);
+  return paginate(visibleNodes(db, scope).select(columns), request, FILTER);
 }
 
 /** A node the scope may see, with the caller's permission on it (read_write for unrestricted users). */
@@ -77,7 +105,7 @@ export async function findNodeForScope(
 ): Promise<{ row: NodeRow; permission: Permission } | undefined> {
   const userId = scope.restrictedUserId;
   if (userId === null) {
-    const row = await visibleNodes(db, scope).where('nodes.id', '=', id).executeTakeFirst();
+    const row = await visibleNodes(db, scope).selectAll('nodes').where('nodes.id', '=', id).executeTakeFirst();
     return row && { row, permission: 'read_write' };
   }
   const found = await db

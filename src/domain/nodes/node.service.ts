@@ -13,7 +13,7 @@ import { deleteAddressesOfNode, findAddressTextsOfNodes } from '../networking/ip
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
 import { type DiskRow, findDisks } from './disk.repository.ts';
-import { deleteNodeRow, listNodes, type NodeRow, updateNodeRow } from './node.repository.ts';
+import { deleteNodeRow, listNodes, type NodeRow, type NodeViewRow, updateNodeRow } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
 import { assertLabelFree } from './node-label.ts';
@@ -30,7 +30,7 @@ export interface NodeExtras {
   ipv4: string[];
 }
 
-export function nodeRowToNode(row: NodeRow, type: NodeTypeDataT | undefined, extras: NodeExtras): Node {
+export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined, extras: NodeExtras): Node {
   return {
     id: row.id,
     label: row.label,
@@ -66,7 +66,12 @@ export function nodeRowToNode(row: NodeRow, type: NodeTypeDataT | undefined, ext
 }
 
 /** API objects for nodes of one account: one query for their tags and one for their addresses, whatever their number. */
-export async function toNodes(db: Kysely<Database>, ctx: Context, accountId: number, rows: readonly NodeRow[]): Promise<Node[]> {
+export async function toNodes(
+  db: Kysely<Database>,
+  ctx: Context,
+  accountId: number,
+  rows: readonly NodeViewRow[],
+): Promise<Node[]> {
   const ids = rows.map((r) => r.id);
   const tags = await findTagsOf(db, accountId, 'node', ids);
   const ipv4 = new Map<number, string[]>(ids.map((id) => [id, []]));
