@@ -35,18 +35,40 @@ const settings = {
   keep: process.env.BENCH_KEEP === '1',
   filter: process.env.BENCH_LIST_FILTER ?? JSON.stringify({ region: 'us-east', '+order_by': 'label' }),
   only: (process.env.BENCH_ONLY ?? 'view,list,create').split(',').map((s) => s.trim()),
+  /** Node options of the server process (NODE_OPTIONS); by default the V8 setting `npm start` uses. */
+  serverNodeOptions: process.env.BENCH_SERVER_NODE_OPTIONS ?? '--max-semi-space-size=16',
 };
 
 /** Resident memory of a process, in MB, from /proc (Linux). */
 function rssMb(pid: number | undefined): number | null {
+  return procStatusMb(pid, 'VmRSS');
+}
+
+/** A memory line of /proc/<pid>/status (VmRSS, RssAnon, RssFile, VmHWM), in MB. */
+function procStatusMb(pid: number | undefined, field: string): number | null {
   if (pid === undefined) return null;
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
     return kb === undefined ? null : Number(kb) / 1024;
   } catch {
     return null;
   }
+}
+
+/** Where a server's memory is: anonymous and file-backed resident pages, and the V8 heap (from /metrics). */
+async function memoryDetail(server: ServerProcess): Promise<string> {
+  const mb = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(0)} MB`);
+  const pid = server.child.pid;
+  let heap = '';
+  try {
+    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+    heap = `; V8 heap ${metric('nodejs_heap_size_used_bytes').toFixed(0)} MB used of ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MB`;
+  } catch {
+    heap = '';
+  }
+  return `anonymous ${mb(procStatusMb(pid, 'RssAnon'))}, file-backed ${mb(procStatusMb(pid, 'RssFile'))}, peak ${mb(procStatusMb(pid, 'VmHWM'))}${heap}`;
 }
 
 /** CPU time a process has used so far, in ms: user and system (from /proc; Linux clock ticks are 10 ms). */
@@ -220,7 +242,14 @@ async function main(): Promise<void> {
     CUMULO_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     CUMULO_WORKER: settings.worker ? 'on' : 'off',
+    ...(settings.serverNodeOptions ? { NODE_OPTIONS: settings.serverNodeOptions } : {}),
   };
+  log(
+    `server: node bin/cumulo.ts serve, NODE_OPTIONS=${settings.serverNodeOptions || '(none)'}` +
+      (settings.serverNodeOptions === '--max-semi-space-size=16'
+        ? ' (as npm start runs it; BENCH_SERVER_NODE_OPTIONS= for none)'
+        : ''),
+  );
   const servers: ServerProcess[] = [];
   try {
     let server = await startServerProcess(serverEnv);
@@ -242,11 +271,13 @@ async function main(): Promise<void> {
         `provisioned in ${fmt(seed.settleSeconds, 1)} s; ${fmt((performance.now() - seedStart) / 1000, 1)} s in all with process start`,
     );
     const rssSeeded = rssMb(server.child.pid);
+    const memorySeeded = await memoryDetail(server);
     if (settings.cpuProfile) {
       // The profile covers the runs only: a second server process on the seeded database.
       await stop(server);
       servers.splice(servers.indexOf(server), 1);
-      server = await startServerProcess({ ...serverEnv, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` });
+      const options = `${settings.serverNodeOptions} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
+      server = await startServerProcess({ ...serverEnv, NODE_OPTIONS: options });
       servers.push(server);
       log('BENCH_CPU_PROF=1: the server was restarted on the seeded database with --cpu-prof for the runs');
     }
@@ -276,6 +307,7 @@ async function main(): Promise<void> {
       log(`  ${c.name}: cumulo ${fmt(m.rps)} req/s p99 ${m.p99} ms; bare ${fmt(b.rps)} req/s p99 ${b.p99} ms`);
     }
     const rssAfter = rssMb(server.child.pid);
+    const memoryAfter = await memoryDetail(server);
 
     log('');
     log(
@@ -309,6 +341,8 @@ async function main(): Promise<void> {
       `server resident memory (VmRSS): ${rssText(rssSeeded)} after seeding, ${rssText(rssAfter)} after the runs ` +
         `(target < 300 MB: ${rssMet ? 'yes' : 'NO'})`,
     );
+    log(`  after seeding: ${memorySeeded}`);
+    log(`  after the runs: ${memoryAfter}`);
     for (const s of servers.splice(0).reverse()) await stop(s);
     if (settings.cpuProfile) {
       for (const file of fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
