@@ -4,6 +4,7 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ConfigOverrides } from '../../src/config.ts';
+import type { Clock } from '../../src/time/clock.ts';
 import { buildTestApp, type Dialect, PG_URL, type RequestOptions, type TestApp } from '../helpers/app.ts';
 import { pgUrlWithSchema } from '../helpers/server-process.ts';
 
@@ -16,8 +17,13 @@ export interface OperatorApp extends TestApp {
 }
 
 /** A test app with the admin API on. */
-export async function operatorApp(t: TestContext, dialect: Dialect, config: ConfigOverrides = {}): Promise<OperatorApp> {
-  const app = await buildTestApp(t, { dialect, config: { adminToken: OPERATOR_TOKEN, ...config } });
+export async function operatorApp(
+  t: TestContext,
+  dialect: Dialect,
+  config: ConfigOverrides = {},
+  clock?: Clock,
+): Promise<OperatorApp> {
+  const app = await buildTestApp(t, { dialect, config: { adminToken: OPERATOR_TOKEN, ...config }, ...(clock ? { clock } : {}) });
   return {
     ...app,
     admin: (method, url, options = {}) => app.request(method, url, { ...options, token: OPERATOR_TOKEN }),
