@@ -142,7 +142,8 @@ describe('CUMULO_SEED [sqlite, as processes]', () => {
     assert.deepEqual(answers[1], answers[0]);
     // Each request moves the clock one step and runs what is due: the provisioning starts at the first
     // request after the create and finishes at the next.
-    const status = (i: number) => (answers[0]?.[i] as { body: { data: { status: string }[] } }).body.data[0]?.status;
+    const first = (answers[0] ?? []) as ({ body: { data: { status: string }[] } } | undefined)[];
+    const status = (i: number) => first[i]?.body.data[0]?.status;
     assert.equal(status(2), 'provisioning');
     assert.equal(status(4), 'running', 'jobs ran before each request, with no worker in the background');
   });

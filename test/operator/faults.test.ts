@@ -73,6 +73,11 @@ for (const dialect of DIALECTS) {
         { field: 'region', reason: 'Region us-east has an outage; no nodes can be placed there until it is resolved' },
       ]);
       assert.equal((await createIn(app, 'eu-west')).status, 200, 'other regions work');
+      const upload = await app.request('POST', '/v4/images/upload', { body: { label: 'x', region: 'us-east' } });
+      assert.equal(upload.status, 400);
+      assert.deepEqual(upload.body.errors, [
+        { field: 'region', reason: 'Region us-east has an outage; no images can be uploaded there until it is resolved' },
+      ]);
 
       // A server started on the same database (a restart) shows and enforces it too.
       const other = await startRuntime(app.runtime.ctx.config, {

@@ -42,7 +42,11 @@ export async function startImageUpload(
   body: UploadImage,
   baseUrl: string,
 ): Promise<ImageUpload> {
-  if (!ctx.catalog.region(body.region)) throw fail.badRequest(`Region ${body.region} does not exist`, 'region');
+  const region = ctx.catalog.region(body.region);
+  if (!region) throw fail.badRequest(`Region ${body.region} does not exist`, 'region');
+  if (region.status === 'outage') {
+    throw fail.badRequest(`Region ${region.id} has an outage; no images can be uploaded there until it is resolved`, 'region');
+  }
   const token = randomHex(ctx.random, 32);
   const nowMs = ctx.clock.nowMs();
   const expiresAt = nowMs + UPLOAD_WINDOW_MS;
