@@ -26,6 +26,8 @@ export class OperatorState {
   readonly #catalog: Catalog;
   #loadedAt = Number.NEGATIVE_INFINITY;
   #loading: Promise<void> | null = null;
+  #reads = 0;
+  #applied = 0;
   transitions: ReadonlyMap<string, TransitionSetting> = new Map();
   regionStatus: ReadonlyMap<string, RegionStatus> = new Map();
   requestFault: (RequestFault & { matcher: FaultMatcher }) | null = null;
@@ -44,20 +46,30 @@ export class OperatorState {
     return this.transitions.get(kind);
   }
 
-  /** Reloads when what was read is older than the cache allows; nothing to wait for otherwise. */
+  /** Reloads when what was read is older than the cache allows (joining a read under way); nothing to wait for otherwise. */
   fresh(): Promise<void> | undefined {
     if (performance.now() - this.#loadedAt < MAX_AGE_MS) return undefined;
-    return this.reload();
+    return this.#loading ?? this.reload();
   }
 
-  /** Reads every setting now (after this process changed one, or when another may have). */
+  /**
+   * Reads every setting now (after this process changed one, or when another may have). Always a read
+   * of its own, so it sees a change made just before; a read that ends after a later one is dropped.
+   */
   reload(): Promise<void> {
-    this.#loading ??= readSettings(this.#db)
-      .then((settings) => this.#apply(settings))
-      .finally(() => {
-        this.#loading = null;
-      });
-    return this.#loading;
+    const read = ++this.#reads;
+    const loading = readSettings(this.#db).then((settings) => {
+      if (read > this.#applied) {
+        this.#applied = read;
+        this.#apply(settings);
+      }
+    });
+    this.#loading = loading;
+    const settle = () => {
+      if (this.#loading === loading) this.#loading = null;
+    };
+    loading.then(settle, settle);
+    return loading;
   }
 
   /** Moves the persisted clock offset on by `ms` and reloads; returns the new offset. */
