@@ -83,5 +83,11 @@ export function createSqliteDialect(file: string): SqliteDialect {
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
+  // 16 MB of page cache (the default is 2 MB): with 100 000 nodes the b-tree pages a node create
+  // touches no longer fit, and each miss is a read from the file.
+  db.exec('PRAGMA cache_size = -16000');
+  // Checkpoint every ~40 MB of WAL rather than every ~4 MB: pages that every write touches (index
+  // edges, the job queue) are copied back and synced once for many commits instead of every ~30.
+  db.exec('PRAGMA wal_autocheckpoint = 10000');
   return new SqliteDialect({ database: adapt(db) });
 }
