@@ -32,7 +32,9 @@ const settings = {
   connections: envNumber('BENCH_CONNECTIONS', 10),
   worker: process.env.BENCH_WORKER === 'on',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
-  keep: process.env.BENCH_KEEP === '1',
+  keep: process.env.BENCH_KEEP === '1' || process.env.BENCH_REUSE !== undefined,
+  /** A data dir a run with BENCH_KEEP=1 left behind: measure it again without seeding. */
+  reuse: process.env.BENCH_REUSE || undefined,
   filter: process.env.BENCH_LIST_FILTER ?? JSON.stringify({ region: 'us-east', '+order_by': 'label' }),
   only: (process.env.BENCH_ONLY ?? 'view,list,create').split(',').map((s) => s.trim()),
   /** Node options of the server process (NODE_OPTIONS); by default the V8 setting `npm start` uses. */
@@ -224,7 +226,7 @@ const TARGETS: Record<string, { ratio?: number; rps?: number }> = {
 
 async function main(): Promise<void> {
   const [loadAtStart] = os.loadavg();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
+  const dataDir = settings.reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
   const profileDir = path.join(dataDir, 'profile');
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
@@ -256,15 +258,19 @@ async function main(): Promise<void> {
     servers.push(server);
     const seedFile = path.join(dataDir, 'seed.json');
     const seedStart = performance.now();
-    await runProcess(path.join(HERE, 'seed.ts'), {
-      CUMULO_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      BENCH_NODES: String(settings.nodes),
-      BENCH_ACCOUNTS: String(settings.accounts),
-      BENCH_SEED_OUT: seedFile,
-      // Provisioning takes no simulated time in the seed process, so its jobs are due at once.
-      CUMULO_TIME_SCALE: '0.000000001',
-    });
+    if (settings.reuse) {
+      log(`BENCH_REUSE: measuring the database seeded earlier in ${dataDir} (with what earlier runs added to it)`);
+    } else {
+      await runProcess(path.join(HERE, 'seed.ts'), {
+        CUMULO_DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        BENCH_NODES: String(settings.nodes),
+        BENCH_ACCOUNTS: String(settings.accounts),
+        BENCH_SEED_OUT: seedFile,
+        // Provisioning takes no simulated time in the seed process, so its jobs are due at once.
+        CUMULO_TIME_SCALE: '0.000000001',
+      });
+    }
     const seed = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as SeedResult;
     log(
       `seeded ${fmt(seed.nodes)} nodes (${seed.path} path) in ${fmt(seed.seconds, 1)} s (${fmt(seed.nodes / seed.seconds)} nodes/s), ` +
