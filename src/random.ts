@@ -10,7 +10,27 @@ export interface Random {
   reposition(key: string): void;
 }
 
-export const systemRandom: Random = { bytes: (n) => crypto.randomBytes(n), reposition: () => {} };
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+/**
+ * Bytes from the operating system's CSPRNG, drawn 4 KB at a time: a call into it costs about as much
+ * for 4 KB as for the 8 bytes of a request id, and one is made for every request. Each caller gets
+ * its own copy; no byte is handed out twice.
+ */
+function systemBytes(n: number): Buffer {
+  if (n > POOL_BYTES) return crypto.randomBytes(n);
+  if (poolOffset + n > pool.length) {
+    pool = crypto.randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
+    poolOffset = 0;
+  }
+  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + n));
+  poolOffset += n;
+  return out;
+}
+
+export const systemRandom: Random = { bytes: systemBytes, reposition: () => {} };
 
 /**
  * A reproducible stream: SHA-256 in counter mode over (seed, key, block number). Values depend only

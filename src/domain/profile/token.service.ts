@@ -26,7 +26,7 @@ import type { CreateToken, Token, UpdateToken } from './token.schema.ts';
 const PREFIX_LENGTH = 16;
 
 export function hashToken(value: string): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
+  return crypto.hash('sha256', value, 'hex');
 }
 
 /**
