@@ -74,7 +74,9 @@ for (const dialect of DIALECTS) {
       const me = await admin(app);
       const user = await newUser(app, me.accountId, { restricted: true });
       const url = `/v4/account/users/${user.username}/grants`;
-      const [ten, eleven] = await Promise.all(['node-ten', 'node-eleven'].map((label) => addNode(app, label)));
+      // One after the other: the grants list is in node id order.
+      const ten = await addNode(app, 'node-ten');
+      const eleven = await addNode(app, 'node-eleven');
       const first = await app.request('PUT', url, {
         body: {
           global: { add_nodes: true, account_access: 'read_only' },
