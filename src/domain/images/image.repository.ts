@@ -1,15 +1,7 @@
-import {
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  sql,
-  type Updateable,
-} from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo } from '../../db/grant-scope.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { ImageTable } from './image.table.ts';
@@ -39,15 +31,7 @@ const FILTER: FilterSpec = {
 function ownedBy(eb: ExpressionBuilder<Database, 'images'>, scope: AccountScope, writable = false): Expression<SqlBool> {
   const owned = eb('images.account_id', '=', scope.accountId);
   if (scope.restrictedUserId === null) return owned;
-  let grants = eb
-    .selectFrom('entity_grants')
-    .select(sql`1`.as('one'))
-    .where('entity_grants.account_id', '=', scope.accountId)
-    .where('entity_grants.user_id', '=', scope.restrictedUserId)
-    .where('entity_grants.entity_type', '=', 'image')
-    .whereRef('entity_grants.entity_id', '=', 'images.num');
-  if (writable) grants = grants.where('entity_grants.permissions', '=', 'read_write');
-  return eb.and([owned, eb.exists(grants)]);
+  return eb.and([owned, grantedTo(scope, 'image', 'images.num', writable)]);
 }
 
 /** Public images for everyone (scope null: anonymous), plus the caller's private ones. */

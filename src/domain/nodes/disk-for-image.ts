@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { grantedTo } from '../../db/grant-scope.ts';
 import type { AccountScope } from '../account/principal.ts';
 
 /** What capturing an image needs to know about a disk and its node. */
@@ -44,19 +45,6 @@ export async function findDiskForImage(
     .where('disks.id', '=', diskId)
     .where('disks.account_id', '=', scope.accountId)
     .where('nodes.account_id', '=', scope.accountId);
-  const userId = scope.restrictedUserId;
-  if (userId !== null) {
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('entity_grants')
-          .select(sql`1`.as('one'))
-          .where('entity_grants.account_id', '=', scope.accountId)
-          .where('entity_grants.user_id', '=', userId)
-          .where('entity_grants.entity_type', '=', 'node')
-          .whereRef('entity_grants.entity_id', '=', 'nodes.id'),
-      ),
-    );
-  }
+  q = q.where(grantedTo(scope, 'node', 'nodes.id'));
   return q.executeTakeFirst();
 }

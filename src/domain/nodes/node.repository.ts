@@ -1,15 +1,7 @@
-import {
-  type Expression,
-  type ExpressionBuilder,
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SqlBool,
-  sql,
-  type Updateable,
-} from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
@@ -46,23 +38,12 @@ const FILTER: FilterSpec = {
   tiebreak: 'nodes.id',
 };
 
-/** A restricted user's grant on the node, if any. */
-function grantOn(eb: ExpressionBuilder<Database, 'nodes'>, userId: number) {
-  return eb
-    .selectFrom('entity_grants')
-    .select('entity_grants.permissions')
-    .whereRef('entity_grants.account_id', '=', 'nodes.account_id')
-    .where('entity_grants.user_id', '=', userId)
-    .where('entity_grants.entity_type', '=', 'node')
-    .whereRef('entity_grants.entity_id', '=', 'nodes.id');
-}
-
 /** The account's nodes; a restricted user sees only those it holds a grant on. */
 function visibleNodes(db: Kysely<Database>, scope: AccountScope) {
-  const q = db.selectFrom('nodes').where('nodes.account_id', '=', scope.accountId);
-  const userId = scope.restrictedUserId;
-  if (userId === null) return q;
-  return q.where((eb): Expression<SqlBool> => eb.exists(grantOn(eb, userId)));
+  return db
+    .selectFrom('nodes')
+    .where('nodes.account_id', '=', scope.accountId)
+    .where(grantedTo(scope, 'node', 'nodes.id'));
 }
 
 /** The columns a node's API object shows (nodeRowToNode); lists read only these. */
@@ -111,7 +92,7 @@ export async function findNodeForScope(
   const found = await db
     .selectFrom('nodes')
     .selectAll('nodes')
-    .select((eb) => grantOn(eb, userId).as('permission'))
+    .select(grantPermission({ ...scope, restrictedUserId: userId }, 'node', 'nodes.id').as('permission'))
     .where('nodes.account_id', '=', scope.accountId)
     .where('nodes.id', '=', id)
     .executeTakeFirst();

@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo } from '../../db/grant-scope.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { StackScriptTable } from './stackscript.table.ts';
@@ -27,18 +28,7 @@ function owned(scope: AccountScope | null): Expression<SqlBool> {
   if (scope === null) return sql<SqlBool>`1 = 0`;
   const account = eb('stackscripts.account_id', '=', scope.accountId);
   if (scope.restrictedUserId === null) return account;
-  return eb.and([
-    account,
-    eb.exists(
-      eb
-        .selectFrom('entity_grants')
-        .select(sql`1`.as('one'))
-        .where('entity_grants.account_id', '=', scope.accountId)
-        .where('entity_grants.user_id', '=', scope.restrictedUserId)
-        .where('entity_grants.entity_type', '=', 'stackscript')
-        .whereRef('entity_grants.entity_id', '=', 'stackscripts.id'),
-    ),
-  ]);
+  return eb.and([account, grantedTo(scope, 'stackscript', 'stackscripts.id')]);
 }
 
 function filterSpec(scope: AccountScope | null): FilterSpec {
