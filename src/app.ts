@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { registerAdmin } from './admin/admin.plugin.ts';
 import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
+import { pingDatabase } from './db/open.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -76,14 +77,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const ok = await ctx.db
-      .selectNoFrom((eb) => eb.val(1).as('one'))
-      .execute()
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!ok) return reply.status(503).send({ errors: [{ reason: 'database unreachable' }] });
+    if (!(await pingDatabase(ctx.db))) return reply.status(503).send({ errors: [{ reason: 'database unreachable' }] });
     return { status: 'ready', database: ctx.dbKind };
   });
 

@@ -38,14 +38,17 @@ function handle(db: Db, kind: DbKind, location: string): DatabaseHandle {
     db,
     kind,
     location,
-    async ping() {
-      try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => pingDatabase(db),
     close: () => db.destroy(),
   };
+}
+
+/** Whether the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
 }
