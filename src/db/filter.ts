@@ -183,7 +183,8 @@ function combine(parts: RawBuilder<SqlBool>[], joiner: 'and' | 'or'): RawBuilder
   return sql<SqlBool>`(${sql.join(parts, sql.raw(` ${joiner} `))})`;
 }
 
-function escapeLike(s: string): string {
+/** Escapes LIKE wildcards; patterns using it say `escape '\\'`. */
+export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { FilterSpec } from '../../db/filter.ts';
+import { escapeLike, type FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { Permission } from '../account/grants.ts';
@@ -28,8 +28,7 @@ const FILTER: FilterSpec = {
           sql<SqlBool>`exists (select 1 from ip_addresses ia where ia.node_id = nodes.id and ia.type = 'ipv4' and ${condition})`;
         if (op === 'eq') return holds(sql<SqlBool>`ia.address = ${value}`);
         if (op === 'neq') return sql<SqlBool>`not ${holds(sql<SqlBool>`ia.address = ${value}`)}`;
-        if (op === 'contains')
-          return holds(sql<SqlBool>`ia.address like ${`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+        if (op === 'contains') return holds(sql<SqlBool>`ia.address like ${`%${escapeLike(String(value))}%`} escape '\\'`);
         return holds(sql<SqlBool>`ia.address ${sql.raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op])} ${value}`);
       },
     },

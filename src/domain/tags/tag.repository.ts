@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { FilterField } from '../../db/filter.ts';
+import { escapeLike, type FilterField } from '../../db/filter.ts';
 import { fail } from '../../errors.ts';
 
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume';
@@ -82,9 +82,7 @@ export function tagsFilterField(entityType: TaggedEntityType, idColumn: string):
       if (op === 'eq') return carries(sql<SqlBool>`et.tag = ${value}`);
       if (op === 'neq') return sql<SqlBool>`not ${carries(sql<SqlBool>`et.tag = ${value}`)}`;
       if (op === 'contains') {
-        const pattern = `%${String(value)
-          .toLowerCase()
-          .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const pattern = `%${escapeLike(String(value).toLowerCase())}%`;
         return carries(sql<SqlBool>`lower(et.tag) like ${pattern} escape '\\'`);
       }
       throw fail.badRequest('tags can be compared for equality, +neq or +contains only', 'X-Filter');
