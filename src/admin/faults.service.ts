@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { updateRegionStatus } from '../domain/catalog/catalog.repository.ts';
 import { fail } from '../errors.ts';
 import { REGION_PREFIX, REQUEST_FAULT_KEY, type RegionStatus } from './operator-state.ts';
@@ -53,7 +54,7 @@ export async function setRequestFault(ctx: Context, change: RequestFaultChange):
 export async function setRegionStatus(ctx: Context, regionId: string, status: RegionStatus): Promise<FaultsView> {
   const region = ctx.catalog.data.regions.find((r) => r.id === regionId);
   if (!region) throw fail.notFound(`No region ${regionId}`);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     if (status === region.status) await deleteSetting(trx, `${REGION_PREFIX}${regionId}`);
     else await putSetting(trx, `${REGION_PREFIX}${regionId}`, status);
     await updateRegionStatus(trx, regionId, status);
@@ -63,7 +64,7 @@ export async function setRegionStatus(ctx: Context, regionId: string, status: Re
 
 /** Ends every injected fault: request faults and region outages (regions go back to the catalog's status). */
 export async function clearFaults(ctx: Context): Promise<FaultsView> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await deleteSetting(trx, REQUEST_FAULT_KEY);
     await deleteSettingsUnder(trx, REGION_PREFIX);
     for (const r of ctx.catalog.data.regions) await updateRegionStatus(trx, r.id, r.status);

@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
 import { wipeTables } from '../db/table-data.ts';
 import { describeTables } from '../db/tables.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { ensureBootstrap } from '../domain/account/bootstrap.ts';
 import { syncCatalog } from '../domain/catalog/catalog.repository.ts';
 
@@ -17,7 +18,7 @@ export interface ResetOutcome {
  */
 export async function resetAll(ctx: Context): Promise<ResetOutcome> {
   const tables = await describeTables(ctx.db, ctx.dbKind);
-  await ctx.db.transaction().execute((trx) => wipeTables(trx, ctx.dbKind, tables));
+  await inTransaction(ctx.db, (trx) => wipeTables(trx, ctx.dbKind, tables));
   await ctx.operator.reload();
   await syncCatalog(ctx.db, ctx.catalog);
   await ctx.blobs.clear();

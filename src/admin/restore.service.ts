@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
 import { insertRows, maxSerial, type RowValues, wipeTables, writeSequence } from '../db/table-data.ts';
 import { describeTables, type TableInfo } from '../db/tables.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { ApiError, fail } from '../errors.ts';
 import { checkHeader, type EndLine, type TableLine } from './snapshot-format.ts';
 
@@ -81,7 +82,7 @@ export async function restoreSnapshot(ctx: Context, lines: AsyncIterable<string>
   const tables = await describeTables(ctx.db, ctx.dbKind);
   let rows = 0;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx.db, async (trx) => {
       await wipeTables(trx, ctx.dbKind, tables);
       for (const table of tables) {
         const entry = data.get(table.name);

@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { transitionMs } from '../jobs/operation.ts';
 import { findHeldJobs, releaseJobs } from '../jobs/queue.ts';
@@ -56,7 +57,7 @@ export async function listTransitions(ctx: Context): Promise<TransitionView[]> {
 export async function setTransition(ctx: Context, kindOrAll: string, change: TransitionChange): Promise<TransitionView[]> {
   const kinds = kindOrAll === 'all' ? TRANSITION_KINDS : [checkKind(kindOrAll)];
   const mode = 'seconds' in change ? 'seconds' : change.mode;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     for (const kind of kinds) {
       const key = `${TRANSITION_PREFIX}${kind}`;
       if (mode === 'default') await deleteSetting(trx, key);

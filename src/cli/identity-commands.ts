@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { UpdateAccountBody } from '../domain/account/account.schema.ts';
 import { getAccount, openAccount } from '../domain/account/account.service.ts';
 import { operatorIn } from '../domain/account/principal.ts';
@@ -42,7 +43,7 @@ export async function runUserCreate(ctx: Context, values: Values): Promise<strin
     email: text(values, 'email'),
     restricted: values.restricted === true,
   });
-  const user = await ctx.db.transaction().execute((trx) => addUser(trx, ctx, operatorIn(accountId), body));
+  const user = await inTransaction(ctx.db, (trx) => addUser(trx, ctx, operatorIn(accountId), body));
   return `username=${user.username}\n`;
 }
 

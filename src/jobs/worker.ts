@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../context.ts';
 import { claimNextJob, type JobRow } from '../db/job-claim.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { randomHex, systemRandom } from '../random.ts';
 import type { JobHandler } from './handler.ts';
 
@@ -100,7 +101,7 @@ export class Worker {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       // What a job generates depends on the job alone, whichever process or moment runs it.
       ctx.random.reposition(`job:${job.id}:${job.attempts}`);
-      await ctx.db.transaction().execute(async (trx) => {
+      await inTransaction(ctx.db, async (trx) => {
         await handler.run({ trx, job, payload, ctx });
         const done = await trx.deleteFrom('jobs').where('id', '=', job.id).where('lease_token', '=', token).executeTakeFirst();
         if (Number(done.numDeletedRows) !== 1) throw new LeaseLost();
@@ -123,7 +124,7 @@ export class Worker {
     const message = err instanceof Error ? err.message : String(err);
     ctx.log.error({ err, jobId: job.id, kind: job.kind, attempt: job.attempts, giveUp }, 'worker: job failed');
     const backoff = Math.min(1000 * 2 ** (job.attempts - 1), MAX_BACKOFF_MS);
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx.db, async (trx) => {
       await trx
         .updateTable('jobs')
         .set({

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { type AccountRow, findAccountById, updateAccount as updateAccountRow } from './account.repository.ts';
@@ -44,7 +45,7 @@ export async function openAccount(
   ctx: Context,
   spec: { email: string; username: string },
 ): Promise<{ accountId: number; username: string }> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const account = await createAccount(trx, ctx, spec.email);
     const user = await addUser(trx, ctx, operatorIn(account.id), {
       username: spec.username,
@@ -60,7 +61,7 @@ export async function updateAccount(ctx: Context, actor: Actor, changes: UpdateA
     ...pick(changes),
     ...(changes.country !== undefined ? { country: changes.country.toUpperCase() } : {}),
   };
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const current = await findAccountById(trx, actor.accountId);
     if (!current) throw fail.notFound('Account not found');
     const row = Object.keys(values).length ? await updateAccountRow(trx, actor.accountId, values) : current;

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { findTokenByHash } from '../profile/token.repository.ts';
 import { hashToken, issueToken } from '../profile/token.service.ts';
 import { createAccount, createUserRow } from './user.service.ts';
@@ -13,7 +14,7 @@ export type BootstrapResult = { kind: 'existing' } | { kind: 'created'; token: s
  * database only, creates them with a random token to show once.
  */
 export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promise<BootstrapResult> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) return { kind: 'existing' };
     if (!fixedToken) {
       const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { type EntityGrantRow, findEntityGrants, putEntityGrant } from './entity-grant.repository.ts';
 import { GRANT_ENTITY_LOOKUPS, type GrantEntity } from './grant-entities.ts';
@@ -69,7 +70,7 @@ export async function updateUserGrants(
   username: string,
   changes: UpdateGrants,
 ): Promise<Grants> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const user = await restrictedUser(trx, accountId, username);
     if (!user) throw fail.badRequest('This user is unrestricted: it may do everything and takes no grants', 'username');
     const problems: ErrorItem[] = [];

@@ -2,6 +2,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomUuid } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -145,7 +146,7 @@ export async function addUser(db: Kysely<Database>, ctx: Context, actor: Actor, 
 }
 
 export async function createUser(ctx: Context, actor: Actor, body: CreateUser): Promise<User> {
-  return ctx.db.transaction().execute(async (trx) => toUser(trx, await addUser(trx, ctx, actor, body)));
+  return inTransaction(ctx.db, async (trx) => toUser(trx, await addUser(trx, ctx, actor, body)));
 }
 
 /**
@@ -153,7 +154,7 @@ export async function createUser(ctx: Context, actor: Actor, body: CreateUser): 
  * restricted status: only unrestricted users manage users, so doing it would lock itself out.
  */
 export async function updateUser(ctx: Context, actor: Actor, username: string, body: UpdateUser): Promise<User> {
-  const updated = await ctx.db.transaction().execute(async (trx) => {
+  const updated = await inTransaction(ctx.db, async (trx) => {
     const user = await existingUser(trx, actor.accountId, username);
     if (body.username === undefined && body.email === undefined && body.restricted === undefined) return toUser(trx, user);
     const values: Updateable<UserTable> = {};
@@ -183,7 +184,7 @@ export async function updateUser(ctx: Context, actor: Actor, username: string, b
  * users delete users, so refusing that keeps at least one unrestricted user in every account.
  */
 export async function deleteUser(ctx: Context, actor: Actor, username: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const user = await existingUser(trx, actor.accountId, username);
     if (user.id === actor.userId) throw fail.badRequest('You cannot delete your own user', 'username');
     await deleteUserRow(trx, actor.accountId, user.id);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import type { Catalog } from './catalog.ts';
 
 const flag = (b: boolean) => (b ? 1 : 0);
@@ -7,7 +8,7 @@ const flag = (b: boolean) => (b ? 1 : 0);
 /** Makes the catalog tables match the catalog file (with the operator's region outages); private images are left alone. */
 export async function syncCatalog(db: Kysely<Database>, catalog: Catalog): Promise<void> {
   const { regions, types, kernels, images } = catalog.data;
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx.deleteFrom('regions').execute();
     await trx.deleteFrom('node_types').execute();
     await trx.deleteFrom('kernels').execute();

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -16,7 +17,7 @@ import { imageRowToImage, imageSecondaryOf, scheduleImageOperation, vendorOfSour
  */
 export async function createImage(ctx: Context, principal: Principal, body: CreateImage): Promise<Image> {
   const scope = scopeOf(principal);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const disk = await findDiskForImage(trx, scope, body.disk_id);
     if (!disk) throw fail.badRequest(`No disk ${body.disk_id} on this account that you may read`, 'disk_id');
     if (disk.status !== 'ready') {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { finished, type Readable } from 'node:stream';
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { randomHex } from '../../random.ts';
@@ -51,7 +52,7 @@ export async function startImageUpload(
   const nowMs = ctx.clock.nowMs();
   const expiresAt = nowMs + UPLOAD_WINDOW_MS;
   const now = toTimestamp(nowMs);
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx.db, async (trx) => {
     const image = await insertPrivateImage(
       trx,
       {
@@ -152,7 +153,7 @@ export async function receiveImageData(ctx: Context, token: string, data: ImageD
   // An image's size is the disk it needs: the raw image decompressed, in MB rounded up.
   const sizeMb = Math.max(1, Math.ceil(check.uncompressedBytes / MIB));
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await inTransaction(ctx.db, async (trx) => {
       // Another upload may have won, or the upload expired or was deleted while the data streamed.
       if (!(await markUploadReceived(trx, upload.tokenHash, ctx.clock.nowMs()))) {
         throw fail.conflict('This upload URL was used or cancelled while the data arrived; nothing was stored');

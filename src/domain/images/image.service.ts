@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { scheduleOperation } from '../../jobs/operation.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -105,7 +106,7 @@ async function writableImage(db: Kysely<Database>, scope: AccountScope, id: stri
 }
 
 export async function updateImage(ctx: Context, principal: Principal, id: string, body: UpdateImage): Promise<Image> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const current = await writableImage(trx, scopeOf(principal), id);
     if (body.status !== undefined && body.status !== current.status) {
       throw fail.badRequest(`status is set by the service (this image is ${current.status}) and cannot be changed`, 'status');
@@ -124,7 +125,7 @@ export async function updateImage(ctx: Context, principal: Principal, id: string
 
 /** Deletes the image, any upload still waiting for it and its data; cannot be undone. */
 export async function deleteImage(ctx: Context, principal: Principal, id: string): Promise<void> {
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await inTransaction(ctx.db, async (trx) => {
     const current = await writableImage(trx, scopeOf(principal), id);
     await deleteImageRow(trx, current.num, current.id);
     await revokeEntityGrants(trx, principal.accountId, 'image', current.num);

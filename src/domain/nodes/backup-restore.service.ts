@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -29,7 +30,7 @@ export async function restoreBackup(
   body: RestoreBackup,
 ): Promise<void> {
   const scope = scopeOf(principal);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const source = await nodeFor(trx, scope, nodeId, 'read_write');
     const backup = await existingBackup(trx, source, backupId);
     if (backup.status !== 'successful') {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { scheduleOperation } from '../../jobs/operation.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -101,7 +102,7 @@ export async function beginBackup(
 
 /** Takes a snapshot (the backup service must be on); it replaces the node's previous snapshot once it has succeeded. */
 export async function createSnapshot(ctx: Context, principal: Principal, nodeId: number, label: string): Promise<Backup> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     if (node.backups_enabled !== 1) {
       throw fail.badRequest('The backup service is not enabled for this node; enable it before taking a snapshot');
@@ -112,7 +113,7 @@ export async function createSnapshot(ctx: Context, principal: Principal, nodeId:
 
 /** Turns the backup service on, with scheduled daily backups (event backups_enable). */
 export async function enableBackups(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     await startAutomaticBackups(trx, ctx, node);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'backups_enable', entity: nodeEntity(node) });
@@ -125,7 +126,7 @@ export async function enableBackups(ctx: Context, principal: Principal, nodeId: 
  * when its operation ends.
  */
 export async function cancelBackups(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     await updateNodeRow(trx, node.account_id, node.id, { backups_enabled: 0, updated: toTimestamp(ctx.clock.nowMs()) });
     await deleteBackupsOfNode(trx, node.account_id, node.id);

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { lockRows } from '../../db/row-locks.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -121,7 +123,8 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
   const scope = scopeOf(principal);
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
   const target = await resolveTarget(ctx, principal, body);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
+    await lockRows(trx, 'nodes', target.kind === 'existing' ? [nodeId, target.nodeId] : [nodeId]);
     const source = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(source);
     const content = chooseContent(await captureNode(trx, source), body);

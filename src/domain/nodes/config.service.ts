@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -158,7 +159,7 @@ export async function getConfig(ctx: Context, scope: AccountScope, nodeId: numbe
 
 export async function createConfig(ctx: Context, principal: Principal, nodeId: number, body: CreateConfig): Promise<Config> {
   checkKernel(ctx, body.kernel);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const interfaces = checkInterfaces(body.interfaces ?? [], regionOf(ctx, node));
     const row = await addConfig(trx, ctx, node, {
@@ -186,7 +187,7 @@ export async function updateConfig(
   body: UpdateConfig,
 ): Promise<Config> {
   checkKernel(ctx, body.kernel);
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const current = await existingConfig(trx, node, configId);
     const now = toTimestamp(ctx.clock.nowMs());
@@ -215,7 +216,7 @@ export async function updateConfig(
 }
 
 export async function deleteConfig(ctx: Context, principal: Principal, nodeId: number, configId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const row = await existingConfig(trx, node, configId);
     await deleteConfigRow(trx, node.account_id, row.id);

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -20,7 +21,7 @@ import { hashRootPass } from './root-pass.ts';
 
 /** Copies a disk onto the same node (event disk_duplicate); the copy is `not ready` until its job ends. */
 export async function cloneDisk(ctx: Context, principal: Principal, nodeId: number, diskId: number): Promise<Disk> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const source = await existingDisk(trx, node, diskId);
     assertDiskReady(source);
@@ -46,7 +47,7 @@ export async function cloneDisk(ctx: Context, principal: Principal, nodeId: numb
 
 /** Grows or shrinks a disk within the node type's space; `not ready` while its job runs. */
 export async function resizeDisk(ctx: Context, principal: Principal, nodeId: number, diskId: number, size: number) {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
     assertDiskReady(disk);
@@ -79,7 +80,7 @@ export async function resetDiskPassword(ctx: Context, principal: Principal, node
   const scope = scopeOf(principal);
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
   const hash = hashRootPass(ctx, password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
     assertDiskReady(disk);

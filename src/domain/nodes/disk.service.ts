@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -107,7 +108,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(node);
     await assertDiskSpace(trx, ctx, node, body.size);
@@ -133,7 +134,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
 }
 
 export async function updateDisk(ctx: Context, principal: Principal, nodeId: number, diskId: number, body: UpdateDisk) {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
     const row =
@@ -150,7 +151,7 @@ export async function updateDisk(ctx: Context, principal: Principal, nodeId: num
 
 /** Deleting a disk takes a short job; the disk shows `deleting` until it is gone from the node and its configs. */
 export async function deleteDisk(ctx: Context, principal: Principal, nodeId: number, diskId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
     assertDiskReady(disk);

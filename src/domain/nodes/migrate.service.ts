@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -23,7 +24,7 @@ export const MIGRATE_BUSY = 'node_migrate';
  * way (400 when there is none). Without a region the node is migrated within its region (node_migrate).
  */
 export async function migrateNode(ctx: Context, principal: Principal, nodeId: number, body: MigrateNode): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     const actor = actorOf(principal);

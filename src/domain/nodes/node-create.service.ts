@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -197,7 +198,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
  */
 export async function createNode(ctx: Context, principal: Principal, body: CreateNode): Promise<Node> {
   const checked = await checkCreate(ctx, principal, body);
-  return ctx.db.transaction().execute(async (trx) => toNode(trx, ctx, await writeNode(trx, ctx, principal, checked)));
+  return inTransaction(ctx.db, async (trx) => toNode(trx, ctx, await writeNode(trx, ctx, principal, checked)));
 }
 
 /**
@@ -209,7 +210,7 @@ export async function createNode(ctx: Context, principal: Principal, body: Creat
 export async function createNodes(ctx: Context, principal: Principal, bodies: readonly CreateNode[]): Promise<NodeRow[]> {
   const checked: CheckedCreate[] = [];
   for (const body of bodies) checked.push(await checkCreate(ctx, principal, body));
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const rows: NodeRow[] = [];
     for (const one of checked) rows.push(await writeNode(trx, ctx, principal, one));
     return rows;

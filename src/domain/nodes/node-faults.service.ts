@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { operatorIn } from '../account/principal.ts';
@@ -28,7 +29,7 @@ export interface PowerOffOutcome {
  * has given up (more than five boots within fifteen minutes of service time) or no config can be chosen.
  */
 export async function powerOffUnexpectedly(ctx: Context, nodeId: number): Promise<PowerOffOutcome> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await existingNode(trx, nodeId);
     if (node.status !== 'running' || node.busy !== null) {
       throw fail.badRequest(
@@ -57,7 +58,7 @@ export async function powerOffUnexpectedly(ctx: Context, nodeId: number): Promis
 
 /** Platform maintenance takes the node down: `stopped`, whatever it was doing; it is booted again by the user. */
 export async function enterMaintenance(ctx: Context, nodeId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await existingNode(trx, nodeId);
     await updateNodeRow(trx, node.account_id, node.id, { status: 'stopped', updated: toTimestamp(ctx.clock.nowMs()) });
   });

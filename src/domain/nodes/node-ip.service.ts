@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
@@ -58,7 +59,7 @@ async function ipEvent(db: Kysely<Database>, ctx: Context, actor: Actor, node: N
 
 /** Adds an IPv4 address to the node: a public one, or its one private address. */
 export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<IpAddress> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const region = ctx.catalog.region(node.region);
     if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
@@ -101,7 +102,7 @@ export async function updateNodeIp(
   address: string,
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const found = await nodeAddress(trx, node, address);
     if (found.linkLocal || found.row.public !== 1) {
@@ -115,7 +116,7 @@ export async function updateNodeIp(
 
 /** Gives an address back to its pool; the SLAAC address and the node's last public IPv4 address stay. */
 export async function removeNodeIp(ctx: Context, principal: Principal, nodeId: number, address: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const found = await nodeAddress(trx, node, address);
     const { row } = found;

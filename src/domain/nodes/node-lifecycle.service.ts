@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -58,7 +59,7 @@ export async function issueBoot(
 }
 
 export async function bootNode(ctx: Context, principal: Principal, nodeId: number, configId?: number | null): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     if (!POWERED_OFF.has(node.status)) throw fail.badRequest(`The node is ${node.status}; only a powered-off node can be booted`);
@@ -69,7 +70,7 @@ export async function bootNode(ctx: Context, principal: Principal, nodeId: numbe
 
 /** Reboots a running node, into the config named or the one the boot rules choose. */
 export async function rebootNode(ctx: Context, principal: Principal, nodeId: number, configId?: number | null): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     if (node.status !== 'running') throw fail.badRequest(`The node is ${node.status}; only a running node can be rebooted`);
@@ -86,7 +87,7 @@ export async function rebootNode(ctx: Context, principal: Principal, nodeId: num
 
 /** Shuts a running node down; a node already powered off is left as it is. */
 export async function shutdownNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     if (POWERED_OFF.has(node.status)) return;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Page, PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
@@ -106,7 +107,7 @@ function sameTags(a: readonly string[], b: readonly string[]): boolean {
 
 /** Changes the updatable fields only (label, group, tags, alerts, backup schedule, watchdog); event node_update. */
 export async function updateNode(ctx: Context, principal: Principal, nodeId: number, body: UpdateNode): Promise<Node> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const now = toTimestamp(ctx.clock.nowMs());
     if (body.tags !== undefined) {
@@ -143,7 +144,7 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
  * queued for it find no node and do nothing. Ids are never reused.
  */
 export async function deleteNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const main = mainDisk(await findDisks(trx, node.account_id, node.id));
     if (main) {

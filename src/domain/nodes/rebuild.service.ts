@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -29,7 +30,7 @@ export async function rebuildNode(ctx: Context, principal: Principal, nodeId: nu
   if (!type) throw fail.badRequest(`The node's type ${current.type} is no longer offered`, 'type');
   const source = await resolveNodeSource(ctx.db, ctx, scope, { ...body, region: current.region, type: current.type }, type);
   if (source.kind !== 'image') throw fail.badRequest('A rebuild needs an image', 'image');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     const configs = await findConfigs(trx, node.account_id, node.id);
     const kept = configs.find((c) => c.id === node.last_booted_config_id) ?? configs[0];

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { checkDevices, type Devices } from './config.service.ts';
@@ -16,7 +17,7 @@ const RESCUE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg'] as const;
  * reported as node_reboot (node_boot when it was powered off).
  */
 export async function rescueNode(ctx: Context, principal: Principal, nodeId: number, body: RescueNode): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     let devices: Devices;

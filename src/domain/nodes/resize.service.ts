@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
@@ -38,7 +39,7 @@ async function changeType(
   spec: { typeId: (current: string) => string; autoResize: boolean; change: keyof typeof CHANGES },
 ): Promise<void> {
   const change = CHANGES[spec.change];
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     assertSettled(node);
     const { type } = placement(ctx, node.region, spec.typeId(node.type));

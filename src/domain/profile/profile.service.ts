@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { actorOf, type Principal } from '../account/principal.ts';
 import { findUserById, type UserRow, updateUser } from '../account/user.repository.ts';
@@ -59,7 +60,7 @@ function problemsOf(changes: UpdateProfile, current: UserRow): ErrorItem[] {
 }
 
 export async function updateProfile(ctx: Context, principal: Principal, changes: UpdateProfile): Promise<Profile> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const current = await findUserById(trx, principal.accountId, principal.userId);
     if (!current) throw fail.unauthorized();
     const problems = problemsOf(changes, current);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { actorOf, type Principal } from '../account/principal.ts';
@@ -50,7 +51,7 @@ export async function addSshKey(ctx: Context, principal: Principal, body: Create
   if (key === undefined) throw fail.badRequest('ssh_key is required', 'ssh_key');
   const problem = sshKeyProblem(key);
   if (problem) throw fail.badRequest(problem, 'ssh_key');
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const row = await insertSshKey(trx, {
       account_id: principal.accountId,
       user_id: principal.userId,
@@ -64,7 +65,7 @@ export async function addSshKey(ctx: Context, principal: Principal, body: Create
 }
 
 export async function updateSshKey(ctx: Context, principal: Principal, id: number, body: UpdateSshKey): Promise<SshKey> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const current = await ownKey(trx, principal, id);
     if (body.label === undefined) return sshKeyRowToSshKey(current);
     const row = await updateSshKeyLabel(trx, ownerOf(principal), id, body.label);
@@ -74,7 +75,7 @@ export async function updateSshKey(ctx: Context, principal: Principal, id: numbe
 }
 
 export async function removeSshKey(ctx: Context, principal: Principal, id: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const row = await ownKey(trx, principal, id);
     await deleteSshKey(trx, ownerOf(principal), id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'user_ssh_key_delete', entity: entityOf(row) });

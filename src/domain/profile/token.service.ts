@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { randomHex } from '../../random.ts';
@@ -183,7 +184,7 @@ export async function createToken(
   }
   const expiry = expiryOf(ctx, body.expiry);
   const label = body.label ?? `token-${nowStamp(ctx).replace(/\D/g, '')}`;
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const { row, value } = await issueToken(trx, ctx, { ...owner, label, scopes: scopes.canonical, expiry });
     if (expiry !== null) {
       await enqueueJob(trx, ctx.clock, {
@@ -205,7 +206,7 @@ export function createOwnToken(ctx: Context, principal: Principal, body: CreateT
 }
 
 export async function updateToken(ctx: Context, principal: Principal, id: number, body: UpdateToken): Promise<Token> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const current = await ownToken(trx, ctx, principal, id);
     if (body.label === undefined) return tokenRowToToken(current);
     const row = await updateTokenLabel(trx, ownerOf(principal), id, body.label);
@@ -216,7 +217,7 @@ export async function updateToken(ctx: Context, principal: Principal, id: number
 
 /** Revokes a token at once; revoking the very token of the request is allowed. */
 export async function deleteToken(ctx: Context, principal: Principal, id: number): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const row = await ownToken(trx, ctx, principal, id);
     await deleteTokenRow(trx, ownerOf(principal), id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'token_delete', entity: entityOf(row) });

@@ -3,6 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { ApiError, type ErrorItem, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
@@ -94,7 +95,7 @@ export async function createStackScript(ctx: Context, principal: Principal, body
   const fields = checkScriptText(body.script);
   const images = await checkImages(ctx, scope, body.images);
   const now = toTimestamp(ctx.clock.nowMs());
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const row = await insertStackScript(trx, {
       account_id: principal.accountId,
       username: principal.username,
@@ -183,7 +184,7 @@ export async function updateStackScript(
     images: body.images === undefined ? undefined : await checkImages(ctx, scope, body.images),
     fields: body.script === undefined ? undefined : JSON.stringify(checkScriptText(body.script)),
   };
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     const row = await writableStackScript(trx, scope, id);
     const { changes, actions } = changesOf(row, update);
     if (actions.length === 0) return stackScriptRowToStackScript(row);
@@ -196,7 +197,7 @@ export async function updateStackScript(
 /** Only private scripts may be deleted: once public, others may depend on them. */
 export async function deleteStackScript(ctx: Context, principal: Principal, id: number): Promise<void> {
   const scope = scopeOf(principal);
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     const row = await writableStackScript(trx, scope, id);
     if (row.is_public === 1) throw fail.badRequest('A public StackScript cannot be deleted');
     await deleteStackScriptRow(trx, scope.accountId, id);

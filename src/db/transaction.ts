@@ -1,0 +1,60 @@
+import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
+import { fail } from '../errors.ts';
+import type { Database } from './database.ts';
+
+/** How often work whose transaction lost a race runs again before the request is answered 503. */
+const MAX_ATTEMPTS = 12;
+/** A unique violation whose check ran first is a race lost once; running again lets the check see the winner. */
+const MAX_UNIQUE_ATTEMPTS = 3;
+
+// PostgreSQL's SQLSTATEs for a transaction that lost a race and is safe to run again.
+const SERIALIZATION_FAILURE = '40001';
+const DEADLOCK_DETECTED = '40P01';
+const UNIQUE_VIOLATION = '23505';
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Whether `db` talks to PostgreSQL (the one place outside the dialects that asks). */
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` in one transaction, so that concurrent requests end as if they had run one at a time.
+ * SQLite has one writer at a time, so its transactions are already serial. On PostgreSQL the
+ * transaction is SERIALIZABLE: of two that read and write the same rows (two deletes of one node,
+ * two creates checking one label, two clones crossing), one is rolled back by the database with a
+ * serialization failure, a deadlock or a unique violation, and `work` runs again from the start,
+ * where its checks now see what the winner committed (a 404, the label-taken 400).
+ *
+ * `work` may therefore run more than once: it must change nothing but the database.
+ * Called inside a transaction, it joins it.
+ */
+export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db as Transaction<Database>);
+  if (!isPostgres(db)) return db.transaction().execute(work);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().setIsolationLevel('serializable').execute(work);
+    } catch (error) {
+      const state = sqlState(error);
+      const retry =
+        state === SERIALIZATION_FAILURE || state === DEADLOCK_DETECTED
+          ? attempt < MAX_ATTEMPTS
+          : state === UNIQUE_VIOLATION && attempt < MAX_UNIQUE_ATTEMPTS;
+      if (!retry) {
+        if (state === SERIALIZATION_FAILURE || state === DEADLOCK_DETECTED) {
+          throw fail.unavailable('Too many concurrent changes to the same objects; try again');
+        }
+        throw error;
+      }
+      // Spread the retries of transactions that collided, so that they do not collide again.
+      await pause(Math.random() * Math.min(2 ** attempt, 50));
+    }
+  }
+}
