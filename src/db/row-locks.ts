@@ -2,15 +2,23 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.ts';
 import { isPostgres } from './transaction.ts';
 
-type TableWithId = { [K in keyof Database]: Database[K] extends { id: unknown } ? K : never }[keyof Database];
-
 /**
- * Locks rows of one table until the transaction ends, in id order: transactions that each lock
- * several rows this way before writing them wait for one another instead of deadlocking (two clones
- * crossing between two nodes). PostgreSQL only: SQLite's one writer already holds the whole database.
+ * Locks the rows of `table` whose `column` holds one of `values` until the transaction ends, in
+ * order of that column: a request that locks what it writes before reading it waits for a
+ * concurrent one and then reads what that one committed (a row deleted meanwhile is gone), and
+ * transactions that lock several rows this way wait for one another instead of deadlocking (two
+ * clones crossing between two nodes). PostgreSQL only: SQLite's one writer holds the whole
+ * database already. Outside a transaction there is nothing to hold a lock for.
  */
-export async function lockRows(trx: Kysely<Database>, table: TableWithId, ids: readonly number[]): Promise<void> {
-  if (!isPostgres(trx) || ids.length === 0) return;
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  await sql`select id from ${sql.table(table)} where id in (${sql.join(sorted)}) order by id for update`.execute(trx);
+export async function lockRows<T extends keyof Database>(
+  db: Kysely<Database>,
+  table: T,
+  column: keyof Database[T] & string,
+  values: readonly (number | string)[],
+): Promise<void> {
+  if (!db.isTransaction || !isPostgres(db) || values.length === 0) return;
+  const sorted = [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await sql`select 1 from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(sorted)}) order by ${sql.ref(column)} for update`.execute(
+    db,
+  );
 }

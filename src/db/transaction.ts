@@ -25,12 +25,12 @@ export function isPostgres(db: Kysely<Database>): boolean {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `work` in one transaction, so that concurrent requests end as if they had run one at a time.
- * SQLite has one writer at a time, so its transactions are already serial. On PostgreSQL the
- * transaction is SERIALIZABLE: of two that read and write the same rows (two deletes of one node,
- * two creates checking one label, two clones crossing), one is rolled back by the database with a
- * serialization failure, a deadlock or a unique violation, and `work` runs again from the start,
- * where its checks now see what the winner committed (a 404, the label-taken 400).
+ * Runs `work` in one transaction. SQLite has one writer at a time, so its transactions are serial.
+ * PostgreSQL runs them side by side (read committed), and what keeps parallel requests on one object
+ * acting as if one at a time is this: writers lock the rows they change before reading them
+ * (`lockRows`; a node through `nodeFor`), and a transaction the database rolls back because it lost
+ * a race (a deadlock, a serialization failure, a unique violation from a concurrent insert) runs
+ * again from the start, where its checks now see what the winner committed (the label-taken 400).
  *
  * `work` may therefore run more than once: it must change nothing but the database.
  * Called inside a transaction, it joins it.
@@ -40,21 +40,18 @@ export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Transac
   if (!isPostgres(db)) return db.transaction().execute(work);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().setIsolationLevel('serializable').execute(work);
+      return await db.transaction().execute(work);
     } catch (error) {
       const state = sqlState(error);
-      const retry =
-        state === SERIALIZATION_FAILURE || state === DEADLOCK_DETECTED
-          ? attempt < MAX_ATTEMPTS
-          : state === UNIQUE_VIOLATION && attempt < MAX_UNIQUE_ATTEMPTS;
-      if (!retry) {
-        if (state === SERIALIZATION_FAILURE || state === DEADLOCK_DETECTED) {
-          throw fail.unavailable('Too many concurrent changes to the same objects; try again');
-        }
-        throw error;
+      const lostRace = state === SERIALIZATION_FAILURE || state === DEADLOCK_DETECTED;
+      const retry = lostRace ? attempt < MAX_ATTEMPTS : state === UNIQUE_VIOLATION && attempt < MAX_UNIQUE_ATTEMPTS;
+      if (retry) {
+        // Not the seeded random stream: how often a race is lost does not depend on the seed.
+        await pause(Math.random() * Math.min(2 ** attempt, 50));
+        continue;
       }
-      // Spread the retries of transactions that collided, so that they do not collide again.
-      await pause(Math.random() * Math.min(2 ** attempt, 50));
+      if (lostRace) throw fail.unavailable('Too many concurrent changes to the same objects; try again');
+      throw error;
     }
   }
 }

@@ -141,6 +141,63 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('more deletes and renames: an address, a username; creates that share a new VLAN', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { token, accountId } = await admin(app);
+
+      const node = await createNode(app, { label: 'race-ips' }, token);
+      const added = await app.request('POST', `/v4/node/instances/${node.id}/ips`, {
+        token,
+        body: { type: 'ipv4', public: false },
+      });
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      await deleteRace(app, `/v4/node/instances/${node.id}/ips/${added.body.address}`, token, 'private address');
+      const ips = await app.request('GET', `/v4/node/instances/${node.id}/ips`, { token });
+      assert.deepEqual(ips.body.ipv4.private, [], 'the private address is gone, once');
+
+      for (const name of ['rename-a', 'rename-b']) {
+        const made = await app.request('POST', '/v4/account/users', {
+          token,
+          body: { username: name, email: `${name}@example.com` },
+        });
+        assert.equal(made.status, 200);
+      }
+      const renames = await copies((i) =>
+        app.request('PUT', `/v4/account/users/${i % 2 ? 'rename-a' : 'rename-b'}`, { token, body: { username: 'one-name' } }),
+      );
+      // The winner's old name is gone once it has won (404); the other user's renames are refused (400).
+      const seen = tally(renames);
+      assert.equal(seen[200], 1, JSON.stringify(seen));
+      assert.equal((seen[400] ?? 0) + (seen[404] ?? 0), COPIES - 1, JSON.stringify(seen));
+      for (const r of renames.filter((x) => x.status === 400)) assert.equal(r.body.errors[0].field, 'username');
+      const names = (await app.request('GET', '/v4/account/users', { token })).body.data.map(
+        (u: { username: string }) => u.username,
+      );
+      assert.ok(names.includes('one-name'), 'one user has the new name');
+      assert.equal(names.filter((n: string) => n === 'rename-a' || n === 'rename-b').length, 1, 'the other keeps its name');
+
+      const vlanNodes = await copies((i) =>
+        app.request('POST', '/v4/node/instances', {
+          token,
+          body: {
+            region: 'us-east',
+            type: 'g6-nanode-1',
+            label: `vlan-node-${i}`,
+            image: IMAGE,
+            root_pass: 'race-pass-1234',
+            interfaces: [{ purpose: 'public' }, { purpose: 'vlan', label: 'race-lan' }],
+          },
+        }),
+      );
+      assert.deepEqual(tally(vlanNodes), { 200: COPIES }, JSON.stringify(vlanNodes.find((r) => r.status !== 200)?.body));
+      const vlans = await app.runtime.ctx.db.selectFrom('vlans').select('label').where('account_id', '=', accountId).execute();
+      assert.deepEqual(
+        vlans.map((v) => v.label),
+        ['race-lan'],
+        'one VLAN made by twenty creates',
+      );
+    });
+
     test('clones crossing between two nodes at once never fail with a 5xx', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const { token } = await admin(app);

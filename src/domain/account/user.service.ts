@@ -2,6 +2,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomUuid } from '../../random.ts';
@@ -106,6 +107,7 @@ async function toUser(db: Kysely<Database>, row: UserRow): Promise<User> {
 }
 
 async function existingUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow> {
+  await lockRows(db, 'users', 'username', [username]);
   const row = await findUserByName(db, accountId, username);
   if (!row) throw fail.notFound('User not found');
   return row;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { scheduleOperation } from '../../jobs/operation.ts';
@@ -97,6 +98,7 @@ export async function getImage(ctx: Context, scope: AccountScope | null, id: str
  * or for a restricted user holding only read_only on it.
  */
 async function writableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow> {
+  await lockRows(db, 'images', 'id', [id]);
   const row = await findWritableImage(db, scope, id);
   if (row) return row;
   const visible = await findVisibleImage(db, scope, id);

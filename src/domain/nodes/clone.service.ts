@@ -124,7 +124,7 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
   const target = await resolveTarget(ctx, principal, body);
   return inTransaction(ctx.db, async (trx) => {
-    await lockRows(trx, 'nodes', target.kind === 'existing' ? [nodeId, target.nodeId] : [nodeId]);
+    await lockRows(trx, 'nodes', 'id', target.kind === 'existing' ? [nodeId, target.nodeId] : [nodeId]);
     const source = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(source);
     const content = chooseContent(await captureNode(trx, source), body);

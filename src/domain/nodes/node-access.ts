@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
 import { type Permission, permits } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
@@ -8,12 +9,21 @@ import { claimNode, findNodeForScope, type NodeRow } from './node.repository.ts'
 import type { NodeTable } from './node.table.ts';
 
 /**
+ * A node to write is locked first when in a transaction: writes to one node (and to what hangs off
+ * it) then take turns, each reading what the one before committed (a node deleted meanwhile is a 404).
+ */
+async function findForScope(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission) {
+  if (need === 'read_write') await lockRows(db, 'nodes', 'id', [nodeId]);
+  return findNodeForScope(db, scope, nodeId);
+}
+
+/**
  * The node a request acts on: another account's node, or one a restricted user holds no grant on,
  * is not found (404); a read_only grant where the operation writes is forbidden (403).
  * Every operation on a node or on what hangs off it (disks, configs, addresses) starts here.
  */
 export async function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
-  const found = await findNodeForScope(db, scope, nodeId);
+  const found = await findForScope(db, scope, nodeId, need);
   if (!found) throw fail.notFound('Node not found');
   if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the node');
   return found.row;
@@ -31,7 +41,7 @@ export async function nodeNamedIn(
   field: string,
   reason = `Node ${nodeId} does not exist or is not available to you`,
 ): Promise<NodeRow> {
-  const found = await findNodeForScope(db, scope, nodeId);
+  const found = await findForScope(db, scope, nodeId, need);
   if (!found) throw fail.badRequest(reason, field);
   if (!permits(found.permission, need)) throw fail.forbidden(`Unauthorized: this needs read_write access to node ${nodeId}`);
   return found.row;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -33,6 +34,7 @@ function entityOf(row: SshKeyRow): EntityRef {
 }
 
 async function ownKey(db: Kysely<Database>, principal: Principal, id: number): Promise<SshKeyRow> {
+  await lockRows(db, 'ssh_keys', 'id', [id]);
   const row = await findSshKey(db, ownerOf(principal), id);
   if (!row) throw fail.notFound('SSH key not found');
   return row;

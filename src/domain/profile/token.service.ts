@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
@@ -145,6 +146,7 @@ function nowStamp(ctx: Context): string {
 }
 
 async function ownToken(db: Kysely<Database>, ctx: Context, principal: Principal, id: number): Promise<TokenRow> {
+  await lockRows(db, 'tokens', 'id', [id]);
   const row = await findToken(db, ownerOf(principal), nowStamp(ctx), id);
   if (!row) throw fail.notFound('Token not found');
   return row;

@@ -3,6 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { ApiError, type ErrorItem, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -122,6 +123,7 @@ export async function createStackScript(ctx: Context, principal: Principal, body
  * restricted user one it holds read_write on (403 for a visible one it may not change).
  */
 async function writableStackScript(db: Kysely<Database>, scope: AccountScope, id: number): Promise<VisibleStackScriptRow> {
+  await lockRows(db, 'stackscripts', 'id', [id]);
   const row = await findVisibleStackScript(db, scope, id);
   if (!row) throw fail.notFound('StackScript not found');
   if (row.account_id !== scope.accountId)
