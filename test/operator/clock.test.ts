@@ -39,7 +39,10 @@ for (const dialect of DIALECTS) {
       assert.equal(aheadSeconds(app), ahead + DAY + 1);
       assert.equal((await app.request('GET', `/v4/images/${image}`)).status, 404, 'the upload expired');
 
-      // The daily job waits for the node's backup window (a day's jump can land past it): go into it.
+      // The daily job waits for the node's backup window. A day's jump crosses one window, so it may
+      // already have taken a backup (or land past the window): go into the next one either way.
+      const taken = (await ok(app.request('GET', `/v4/node/instances/${node.id}/backups`))).automatic.length;
+      assert.ok(taken <= 1, `at most one backup in a day, got ${taken}`);
       const job = await app.runtime.ctx.db
         .selectFrom('jobs')
         .select('run_at')
@@ -49,8 +52,8 @@ for (const dialect of DIALECTS) {
       await ok(app.admin('POST', '/admin/clock/advance', { body: { seconds: intoWindow } }));
       await ok(app.admin('POST', '/admin/clock/advance', { body: { seconds: 60 } })); // the backup's own transition
       const backups = await ok(app.request('GET', `/v4/node/instances/${node.id}/backups`));
-      assert.equal(backups.automatic.length, 1, 'the daily backup was taken in its window');
-      assert.equal(backups.automatic[0].status, 'successful');
+      assert.equal(backups.automatic.length, taken + 1, 'the daily backup was taken in its window');
+      assert.ok(backups.automatic.every((b: { status: string }) => b.status === 'successful'));
 
       for (const body of [{}, { seconds: 0 }, { seconds: -5 }, { seconds: '1' }]) {
         const res = await app.admin('POST', '/admin/clock/advance', { body });
