@@ -8,6 +8,7 @@ import { checkAccess } from './http/auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
+import { serializeRequest } from './http/request-log.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { randomHex } from './random.ts';
 import { dataRoutes, v4Routes } from './routes.ts';
@@ -31,7 +32,8 @@ export interface RouteEntry {
 /** Builds the HTTP app on a ready context: error handling, auth, metrics, docs, every v4 route and the admin API. */
 export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: ctx.log as FastifyBaseLogger,
+    // Request lines go through one serializer that keeps credentials out of logged URLs.
+    loggerInstance: ctx.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomHex(ctx.random, 8),

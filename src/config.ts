@@ -2,6 +2,9 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 
+/** The shortest CUMULO_BOOTSTRAP_TOKEN: with 4 bits a character at least, 32 characters hold 128 bits. */
+export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
+
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
 
 export const ConfigSchema = Type.Object({
@@ -9,7 +12,8 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
-  bootstrapToken: Type.Optional(Type.String({ minLength: 16, maxLength: 128 })),
+  /** At least 32 characters: a listed token shows up to 16 of them, and 128 bits must stay unknown. */
+  bootstrapToken: Type.Optional(Type.String({ minLength: BOOTSTRAP_TOKEN_MIN_LENGTH, maxLength: 128 })),
   timeScale: Type.Number({ exclusiveMinimum: 0 }),
   logLevel: LogLevel,
   catalogPath: Type.Optional(Type.String({ minLength: 1 })),
@@ -60,6 +64,28 @@ export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
 
 type Env = Record<string, string | undefined>;
 
+/** The environment variable of each setting, so that a refusal names what the operator set. */
+const ENV_NAMES: { readonly [K in keyof Config]: string } = {
+  port: 'PORT',
+  host: 'HOST',
+  dataDir: 'CUMULO_DATA_DIR',
+  databaseUrl: 'DATABASE_URL',
+  bootstrapToken: 'CUMULO_BOOTSTRAP_TOKEN',
+  timeScale: 'CUMULO_TIME_SCALE',
+  logLevel: 'LOG_LEVEL',
+  catalogPath: 'CUMULO_CATALOG',
+  publicUrl: 'CUMULO_PUBLIC_URL',
+  inProcessWorker: 'CUMULO_WORKER',
+  workerPollMs: 'CUMULO_WORKER_POLL_MS',
+  bodyLimitBytes: 'CUMULO_BODY_LIMIT',
+  imageUploadMaxBytes: 'CUMULO_IMAGE_UPLOAD_MAX_BYTES',
+  automaticImageRetentionDays: 'CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS',
+  adminToken: 'CUMULO_ADMIN_TOKEN',
+  seed: 'CUMULO_SEED',
+  startTime: 'CUMULO_START_TIME',
+  clockStepMs: 'CUMULO_CLOCK_STEP_MS',
+};
+
 export class ConfigError extends Error {}
 
 function numberOr(value: string | undefined, fallback: number): number {
@@ -94,7 +120,10 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     if (raw[key] === undefined) delete raw[key];
   }
   if (!Value.Check(ConfigSchema, raw)) {
-    const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
+    const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
+      const key = e.instancePath.slice(1);
+      return `${key in ENV_NAMES ? ENV_NAMES[key as keyof Config] : key || 'config'} ${e.message}`;
+    });
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return Object.freeze(raw as Config);

@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { FsBlobStore } from './blob/fs-blob-store.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
+import { BLOBS_DIR, secureDataDir } from './data-dir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './db/open.ts';
 import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstrap.ts';
@@ -42,6 +43,7 @@ export interface Runtime {
 
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.logger ?? pino({ level: config.logLevel });
+  secureDataDir(config.dataDir);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -73,7 +75,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       random,
       catalog,
       log,
-      blobs: new FsBlobStore(path.join(config.dataDir, 'blobs')),
+      blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir.ts';
 import { type BlobStore, checkBlobKey } from './blob-store.ts';
 
 /** Partial data is written here, inside the store, so the final rename stays on one filesystem. */
@@ -24,15 +25,15 @@ export class FsBlobStore implements BlobStore {
   async put(key: string, data: Readable): Promise<{ bytes: number }> {
     const file = this.#file(key);
     const tempDir = path.join(this.root, TEMP_DIR);
-    await fs.mkdir(tempDir, { recursive: true });
+    await fs.mkdir(tempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const temp = path.join(tempDir, `${crypto.randomUUID()}.part`);
     // Opened before any data flows, so a failure can never race the file's creation. The stream
     // owns the handle from here: it flushes it to disk and closes it when done, or on failure.
-    const handle = await fs.open(temp, 'wx');
+    const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       const out = handle.createWriteStream({ flush: true });
       await pipeline(data, out);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
       await fs.rename(temp, file);
       return { bytes: out.bytesWritten };
     } catch (err) {

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { type SqliteDatabase, SqliteDialect } from 'kysely';
+import { DATABASE_FILE, makePrivateDir, touchPrivateFile } from '../data-dir.ts';
 
 /** Prepared statements kept per connection: compiling a statement costs more than running most of them. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -73,11 +73,13 @@ function adapt(db: DatabaseSync): SqliteDatabase {
 }
 
 export function sqliteFile(dataDir: string): string {
-  return path.join(dataDir, 'cumulo.sqlite');
+  return path.join(dataDir, DATABASE_FILE);
 }
 
 export function createSqliteDialect(file: string): SqliteDialect {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDir(path.dirname(file));
+  // SQLite makes its -wal and -shm files with the mode of the database file.
+  touchPrivateFile(file);
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA busy_timeout = 5000');

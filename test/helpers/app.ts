@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { type ConfigOverrides, loadConfig } from '../../src/config.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { randomHex, systemRandom } from '../../src/random.ts';
@@ -21,6 +21,8 @@ export interface TestAppOptions {
   config?: ConfigOverrides;
   clock?: Clock;
   jobHandlers?: readonly JobHandler[];
+  /** Where the app logs (silent unless given). */
+  logger?: Logger;
 }
 
 export interface Reply {
@@ -82,7 +84,7 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
   const config = loadConfig({}, { ...overrides, ...options.config });
   const runtime = await startRuntime(config, {
     role: 'serve',
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     ...(pgSchema ? { pgSchema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ensureBootstrap } from '../../src/domain/account/bootstrap.ts';
 import { toTimestamp } from '../../src/time/timestamp.ts';
 import { admin, newAccount, newUser, tokenFor } from '../helpers/accounts.ts';
-import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { ADMIN_TOKEN, buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { eventsOf } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
@@ -27,11 +29,53 @@ for (const dialect of DIALECTS) {
       const list = await app.request('GET', '/v4/profile/tokens');
       assert.equal(list.status, 200);
       assert.equal(list.body.results, 2); // the bootstrap token and the new one
-      for (const item of list.body.data) assert.equal(item.token.length, 16);
+      assert.deepEqual(
+        list.body.data.map((item: { token: string }) => item.token),
+        [ADMIN_TOKEN.slice(0, ADMIN_TOKEN.length - 32), created.body.token.slice(0, 16)],
+      );
 
       const works = await app.request('GET', '/v4/profile', { token: created.body.token });
       assert.equal(works.status, 200);
       assert.equal(works.body.username, 'admin');
+    });
+
+    test('a listed token never shows so much of itself that fewer than 32 characters (128 bits) stay hidden', async (t) => {
+      for (const bootstrap of [`${'a'.repeat(31)}b`, `${'c'.repeat(39)}d`, `${'e'.repeat(47)}f`, `${'0'.repeat(127)}1`]) {
+        const app = await buildTestApp(t, { dialect, config: { bootstrapToken: bootstrap } });
+        // A read-only token of the same user lists every token of it, the `*` bootstrap one too.
+        const reader = await tokenFor(app, await admin(app), { scopes: 'account:read_only' });
+        const list = await app.request('GET', '/v4/profile/tokens', { token: reader });
+        assert.equal(list.status, 200);
+        const shown = list.body.data.find((item: { label: string }) => item.label === 'bootstrap').token;
+        assert.equal(shown, bootstrap.slice(0, Math.min(16, bootstrap.length - 32)), `a ${bootstrap.length}-character token`);
+        assert.ok(bootstrap.length - shown.length >= 32);
+        for (const item of list.body.data) assert.ok(item.token.length <= 16);
+      }
+    });
+
+    test('a bootstrap token shorter than 32 characters is refused at start, naming CUMULO_BOOTSTRAP_TOKEN', async (t) => {
+      for (const short of ['0123456789abcdef', 'ci-token-0123456789abcdef', 'x'.repeat(31)]) {
+        await assert.rejects(buildTestApp(t, { dialect, config: { bootstrapToken: short } }), (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, /CUMULO_BOOTSTRAP_TOKEN must not have fewer than 32 characters/);
+          return true;
+        });
+      }
+      assert.throws(() => loadConfig({ CUMULO_BOOTSTRAP_TOKEN: 'x'.repeat(31) }), /CUMULO_BOOTSTRAP_TOKEN/);
+      assert.equal(loadConfig({ CUMULO_BOOTSTRAP_TOKEN: 'x'.repeat(32) }).bootstrapToken, 'x'.repeat(32));
+    });
+
+    test('a start with a bootstrap token stored under the old 16-character rule shortens what its listing shows', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const db = app.runtime.ctx.db;
+      await db
+        .updateTable('tokens')
+        .set({ token_prefix: ADMIN_TOKEN.slice(0, 16) })
+        .where('label', '=', 'bootstrap')
+        .execute();
+      assert.equal((await ensureBootstrap(app.runtime.ctx, ADMIN_TOKEN)).kind, 'existing');
+      const list = await app.request('GET', '/v4/profile/tokens');
+      assert.equal(list.body.data[0].token, ADMIN_TOKEN.slice(0, ADMIN_TOKEN.length - 32));
     });
 
     test('list filters on label and pages', async (t) => {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { findTokenByHash } from '../profile/token.repository.ts';
-import { hashToken, issueToken } from '../profile/token.service.ts';
+import { hashToken, issueToken, refreshTokenPrefix } from '../profile/token.service.ts';
 import { createAccount, createUserRow } from './user.service.ts';
 
 export const BOOTSTRAP_USERNAME = 'admin';
@@ -15,7 +15,10 @@ export type BootstrapResult = { kind: 'existing' } | { kind: 'created'; token: s
  */
 export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promise<BootstrapResult> {
   return inTransaction(ctx.db, async (trx) => {
-    if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) return { kind: 'existing' };
+    if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) {
+      await refreshTokenPrefix(trx, fixedToken);
+      return { kind: 'existing' };
+    }
     if (!fixedToken) {
       const any = await trx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
       if (any) return { kind: 'existing' };

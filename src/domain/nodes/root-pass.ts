@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Context } from '../../context.ts';
+import { makePrivateDir, PRIVATE_FILE_MODE, SECRETS_DIR } from '../../data-dir.ts';
 
 /**
  * Root passwords of nodes. A node's root password guards a simulated machine, not anything of this
@@ -18,7 +19,7 @@ import type { Context } from '../../context.ts';
  * the older `scrypt$…` form still verify.
  */
 
-const KEY_FILE = path.join('secrets', 'root-pass.key');
+const KEY_FILE = path.join(SECRETS_DIR, 'root-pass.key');
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 const keys = new Map<string, crypto.KeyObject>();
@@ -28,9 +29,9 @@ function installationKey(dataDir: string): crypto.KeyObject {
   const known = keys.get(dataDir);
   if (known) return known;
   const file = path.join(dataDir, KEY_FILE);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makePrivateDir(path.dirname(file));
   try {
-    fs.writeFileSync(file, crypto.randomBytes(KEY_BYTES).toString('base64'), { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(file, crypto.randomBytes(KEY_BYTES).toString('base64'), { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

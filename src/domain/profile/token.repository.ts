@@ -53,6 +53,10 @@ export function updateTokenLabel(db: Kysely<Database>, owner: TokenOwner, id: nu
     .executeTakeFirstOrThrow();
 }
 
+export async function updateTokenPrefix(db: Kysely<Database>, tokenHash: string, prefix: string): Promise<void> {
+  await db.updateTable('tokens').set({ token_prefix: prefix }).where('token_hash', '=', tokenHash).execute();
+}
+
 export async function deleteToken(db: Kysely<Database>, owner: TokenOwner, id: number): Promise<void> {
   await db
     .deleteFrom('tokens')

@@ -7,7 +7,7 @@ export const TokenSchema = Type.Object({
   scopes: Type.String(),
   created: Timestamp,
   label: Type.String(),
-  /** The whole value once, in the answer to the create; the first 16 characters afterwards. */
+  /** The whole value once, in the answer to the create; a prefix afterwards (see tokenPrefix). */
   token: Type.String(),
   expiry: Nullable(Timestamp),
 });

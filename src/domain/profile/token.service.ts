@@ -22,10 +22,19 @@ import {
   type TokenOwner,
   type TokenRow,
   updateTokenLabel,
+  updateTokenPrefix,
 } from './token.repository.ts';
 import type { CreateToken, Token, UpdateToken } from './token.schema.ts';
 
+/** A listed token shows at most this many leading characters ... */
 const PREFIX_LENGTH = 16;
+/** ... and never so many that fewer than 32 stay hidden: 128 bits, as tokens hold at least 4 bits a character. */
+const HIDDEN_LENGTH = 32;
+
+/** The part of a token its listings show. */
+export function tokenPrefix(value: string): string {
+  return value.slice(0, Math.max(0, Math.min(PREFIX_LENGTH, value.length - HIDDEN_LENGTH)));
+}
 
 export function hashToken(value: string): string {
   return crypto.hash('sha256', value, 'hex');
@@ -114,11 +123,16 @@ export async function issueToken(db: Kysely<Database>, ctx: Context, spec: NewTo
     label: spec.label,
     scopes: spec.scopes,
     token_hash: hashToken(value),
-    token_prefix: value.slice(0, PREFIX_LENGTH),
+    token_prefix: tokenPrefix(value),
     created: toTimestamp(ctx.clock.nowMs()),
     expiry: spec.expiry,
   });
   return { row, value };
+}
+
+/** Makes a stored token's listed prefix what tokenPrefix gives now: one stored under an older rule may show more. */
+export async function refreshTokenPrefix(db: Kysely<Database>, value: string): Promise<void> {
+  await updateTokenPrefix(db, hashToken(value), tokenPrefix(value));
 }
 
 /** The API form; `value` only in the answer to the create, the stored prefix everywhere else. */
