@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { fail } from '../errors.ts';
 import { VERSION } from '../version.ts';
 import { adminOpenApi } from './admin-openapi.ts';
+import { allowanceRoutes } from './allowance.routes.ts';
 import { controlRoutes } from './control.routes.ts';
 import { faultRoutes } from './faults.routes.ts';
 import { stateRoutes } from './state.routes.ts';
@@ -45,6 +46,7 @@ export async function registerAdmin(app: FastifyInstance): Promise<void> {
       await admin.register(stateRoutes);
       await admin.register(controlRoutes);
       await admin.register(faultRoutes);
+      await admin.register(allowanceRoutes);
     },
     { prefix: ADMIN_PREFIX },
   );

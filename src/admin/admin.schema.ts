@@ -66,6 +66,14 @@ export const FaultsSchema = Type.Object({
 export const PowerOffSchema = Type.Object({ status: Type.String(), watchdog_boot: Type.Boolean() });
 export const MaintenanceSchema = Type.Object({ status: Type.String() });
 
+const PublicIpv4Allowance = Type.Integer({
+  minimum: 1,
+  maximum: 256,
+  description: 'public IPv4 addresses the node may hold in all (1, the one it is created with, unless raised)',
+});
+export const IpAllowanceBody = Type.Object({ public_ipv4: PublicIpv4Allowance }, { additionalProperties: false });
+export const IpAllowanceSchema = Type.Object({ node_id: Type.Integer(), public_ipv4: PublicIpv4Allowance });
+
 export const ResetSchema = Type.Object({ bootstrap_token: Type.Optional(Type.String()) });
 export const RestoreSchema = Type.Object({ tables: Type.Integer(), rows: Type.Integer() });
 

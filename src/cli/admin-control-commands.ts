@@ -1,4 +1,4 @@
-import { RegionStatusBody, RequestFaultBody, TransitionBody } from '../admin/admin.schema.ts';
+import { IpAllowanceBody, RegionStatusBody, RequestFaultBody, TransitionBody } from '../admin/admin.schema.ts';
 import { advanceClock, clockView } from '../admin/clock.service.ts';
 import { clearFaults, listFaults, type RequestFaultChange, setRegionStatus, setRequestFault } from '../admin/faults.service.ts';
 import type { RegionStatus } from '../admin/operator-state.ts';
@@ -6,6 +6,7 @@ import type { RegionStatus } from '../admin/operator-state.ts';
 import { advanceJob, advanceTransition, listTransitions, setTransition, transitionChange } from '../admin/transitions.service.ts';
 import type { Context } from '../context.ts';
 import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/node-faults.service.ts';
+import { setNodeIpAllowance } from '../domain/nodes/node-ip-allowance.service.ts';
 import { fail } from '../errors.ts';
 import { json } from './admin-state-commands.ts';
 import type { Command } from './main.ts';
@@ -77,6 +78,12 @@ export async function runNodeMaintenanceJson(ctx: Context, values: Values): Prom
 export async function runNodePowerOffJson(ctx: Context, values: Values): Promise<string> {
   const outcome = await powerOffUnexpectedly(ctx, wholeNumber(values, 'node', 'a node id'));
   return json({ status: 'offline', watchdog_boot: outcome.watchdogBoot });
+}
+
+export async function runNodeIpAllowance(ctx: Context, values: Values): Promise<string> {
+  const nodeId = wholeNumber(values, 'node', 'a node id');
+  const body = checked<{ public_ipv4: number }>(IpAllowanceBody, { public_ipv4: numeric(values, 'public-ipv4') });
+  return json(await setNodeIpAllowance(ctx, nodeId, body.public_ipv4));
 }
 
 const transitionKind = ['kind'] as const;
@@ -163,5 +170,12 @@ export const ADMIN_CONTROL_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: ['node'],
     run: tool(runNodePowerOffJson),
+  },
+  'admin nodes ip-allowance': {
+    summary: 'Let a node hold this many public IPv4 addresses in all (the answer to a request for more)',
+    usage: 'admin nodes ip-allowance <node-id> --public-ipv4 <n>',
+    options: { 'public-ipv4': { type: 'string', description: 'public IPv4 addresses the node may hold, 1 or more (required)' } },
+    positionals: ['node'],
+    run: tool(runNodeIpAllowance),
   },
 };

@@ -7,6 +7,7 @@ import type { EventTable } from '../domain/events/event.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
+import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
 import type { VlanTable } from '../domain/networking/vlan.table.ts';
 import type { BackupTable } from '../domain/nodes/backup.table.ts';
 import type { ConfigTable } from '../domain/nodes/config.table.ts';
@@ -36,6 +37,7 @@ export interface Database {
   configs: ConfigTable;
   backups: BackupTable;
   ip_addresses: IpAddressTable;
+  ip_allowances: IpAllowanceTable;
   vlans: VlanTable;
   tags: TagTable;
   entity_tags: EntityTagTable;

@@ -3,6 +3,7 @@ import type { Db, DbKind } from './database.ts';
 import * as platform from './migrations/0001-platform.ts';
 import * as compute from './migrations/0002-compute.ts';
 import * as operator from './migrations/0003-operator.ts';
+import * as ipAllowances from './migrations/0004-ip-allowances.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -14,6 +15,7 @@ const STEPS: Record<string, Step> = {
   '0001-platform': platform,
   '0002-compute': compute,
   '0003-operator': operator,
+  '0004-ip-allowances': ipAllowances,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -20,6 +20,26 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', '/v4/profile', { token: null })).status, 401);
     });
 
+    test('referrals: a code of the user and a URL on the public address (the request host without one)', async (t) => {
+      const app = await buildTestApp(t, { dialect, config: { publicUrl: 'https://cloud.example.com/' } });
+      const me = await admin(app);
+      const { referrals } = (await app.request('GET', '/v4/profile')).body;
+      assert.match(referrals.code, /^[0-9a-f]{40}$/);
+      assert.equal(referrals.url, `https://cloud.example.com/referrals/${referrals.code}`);
+      assert.ok(URL.canParse(referrals.url));
+      assert.deepEqual([referrals.total, referrals.completed, referrals.pending, referrals.credit], [0, 0, 0, 0]);
+      assert.deepEqual((await app.request('GET', '/v4/profile')).body.referrals, referrals, 'stable');
+      const updated = await app.request('PUT', '/v4/profile', { body: { timezone: 'Europe/Berlin' } });
+      assert.deepEqual(updated.body.referrals, referrals, 'updates answer the same');
+      const other = await newUser(app, me.accountId);
+      const theirs = (await app.request('GET', '/v4/profile', { token: other.token })).body.referrals;
+      assert.notEqual(theirs.code, referrals.code, 'each user has a code of their own');
+
+      const local = await buildTestApp(t, { dialect });
+      const res = await local.request('GET', '/v4/profile', { headers: { host: 'cumulo.test:8080' } });
+      assert.equal(res.body.referrals.url, `http://cumulo.test:8080/referrals/${res.body.referrals.code}`);
+    });
+
     test('update changes the editable fields, ignores read-only ones and records profile_update', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const me = await admin(app);

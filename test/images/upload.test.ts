@@ -8,6 +8,7 @@ import { IMAGE_DATA_PATH } from '../../src/domain/images/image-upload.service.ts
 import { admin, newAccount } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
+import { manualClock } from '../nodes/helpers.ts';
 import { blobFiles, eventsOf, eventuallyNoBlobs, listen, MIB, noise, rawPut, settle, smallGzip, uploadPath } from './helpers.ts';
 
 const OCTETS = { 'content-type': 'application/octet-stream' };
@@ -254,7 +255,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('no data within 24 hours: the expiry job deletes the image and its upload; the URL stops working', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: { timeScale: 1 } });
       const { ctx } = app.runtime;
       const { image, upload_to } = await startUpload(app);
       const kept = await startUpload(app);
@@ -280,6 +281,31 @@ for (const dialect of DIALECTS) {
       // The image whose data arrived stays.
       const survivor = await app.request('GET', `/v4/images/${kept.image.id}`);
       assert.equal(survivor.body.status, 'available');
+    });
+
+    test('CUMULO_TIME_SCALE scales the deadline: at 0.01 an upload with no data is gone after 14.4 minutes', async (t) => {
+      const app = await buildTestApp(t, { dialect, config: { timeScale: 0.01 }, clock: manualClock() });
+      const { ctx } = app.runtime;
+      const startedMs = ctx.clock.nowMs();
+      const { image, upload_to } = await startUpload(app);
+      const stored = await ctx.db.selectFrom('image_uploads').selectAll().executeTakeFirstOrThrow();
+      assert.equal(stored.expires_at - startedMs, 864_000, '24 hours x 0.01');
+
+      ctx.clock.advance(14 * 60_000);
+      await runDueJobs(app);
+      assert.equal(
+        (await app.request('GET', `/v4/images/${image.id}`)).body.status,
+        'pending_upload',
+        'still waiting at 14 minutes',
+      );
+
+      ctx.clock.advance(30_000);
+      const late = await app.request('PUT', uploadPath(upload_to), { token: null, headers: OCTETS, body: smallGzip() });
+      assert.equal(late.status, 404);
+      assert.match(late.body.errors[0].reason, /expired/);
+      await runDueJobs(app);
+      assert.equal((await app.request('GET', `/v4/images/${image.id}`)).status, 404, 'gone at 14.5 minutes');
+      assert.deepEqual(await ctx.db.selectFrom('image_uploads').selectAll().execute(), []);
     });
 
     test('deleting a pending image cancels its upload URL', async (t) => {

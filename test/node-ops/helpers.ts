@@ -38,7 +38,7 @@ export async function disksOf(app: TestApp, nodeId: number) {
 
 export async function configsOf(app: TestApp, nodeId: number) {
   const res = ok(await app.request('GET', `/v4/node/instances/${nodeId}/configs`), 'configs');
-  return res.body.data as { id: number; label: string; devices: Record<string, { disk_id: number }>; kernel: string }[];
+  return res.body.data as { id: number; label: string; devices: Record<string, { disk_id: number } | null>; kernel: string }[];
 }
 
 /** Disks as label/size/filesystem, and configs as label/kernel with the labels of the disks in their slots. */
@@ -51,7 +51,7 @@ export async function layoutOf(app: TestApp, nodeId: number) {
     configs: configs.map((c) => ({
       label: c.label,
       kernel: c.kernel,
-      devices: Object.fromEntries(Object.entries(c.devices).map(([slot, d]) => [slot, labelOf.get(d.disk_id)])),
+      devices: Object.fromEntries(Object.entries(c.devices).map(([slot, d]) => [slot, d && labelOf.get(d.disk_id)])),
     })),
   };
 }

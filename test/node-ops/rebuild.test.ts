@@ -100,6 +100,14 @@ for (const dialect of DIALECTS) {
         "another node's disk",
         'devices.sda.disk_id',
       );
+      const [own] = await disksOf(app, node.id);
+      badRequest(
+        await act(app, node.id, 'rescue', { devices: { sdh: { disk_id: own?.id } } }),
+        'sdh is no rescue device',
+        'devices.sdh',
+      );
+      badRequest(await act(app, node.id, 'rescue', { devices: { sdz: null } }), 'no such slot', 'devices.sdz');
+      assert.equal((await getNode(app, node.id)).status, 'running', 'a refused rescue changes nothing');
       ok(await act(app, node.id, 'rescue'), 'rescue without a body');
       assert.equal((await getNode(app, node.id)).status, 'rebooting');
       await settle(app);

@@ -136,6 +136,16 @@ for (const dialect of DIALECTS) {
       const only = { node: [{ id: node.id, permissions: 'read_write' }] };
       ok(await app.request('PUT', `/v4/account/users/${mine.username}/grants`, { body: only }), 'grants');
       badRequest(await restore(app, node.id, backupId, { node_id: target.id }, mine.token), 'target without a grant', 'node_id');
+      const reader = await newUser(app, me.accountId, { restricted: true });
+      const readSource = {
+        node: [
+          { id: node.id, permissions: 'read_only' },
+          { id: target.id, permissions: 'read_write' },
+        ],
+      };
+      ok(await app.request('PUT', `/v4/account/users/${reader.username}/grants`, { body: readSource }), 'grants');
+      assert.equal((await restore(app, node.id, backupId, { node_id: target.id }, reader.token)).status, 403, 'read_only source');
+      assert.equal((await getNode(app, target.id)).status, 'offline', 'refused restores change nothing');
     });
   });
 
@@ -194,10 +204,25 @@ for (const dialect of DIALECTS) {
       badRequest(await create({ backup_id: backupId }, bob.token), 'no grant on the backed-up node', 'backup_id');
       const readOnly = { node: [{ id: node.id, permissions: 'read_only' }] };
       ok(await app.request('PUT', `/v4/account/users/${bob.username}/grants`, { body: readOnly }), 'grant');
-      ok(await create({ backup_id: backupId }, bob.token), 'reading the backed-up node is enough');
+      const refused = await create({ backup_id: backupId }, bob.token);
+      assert.equal(refused.status, 403, `reading the backed-up node is not enough: ${JSON.stringify(refused.body)}`);
+      const readWrite = { node: [{ id: node.id, permissions: 'read_write' }] };
+      ok(await app.request('PUT', `/v4/account/users/${bob.username}/grants`, { body: readWrite }), 'grant');
+      ok(await create({ backup_id: backupId }, bob.token), 'read_write on the backed-up node');
 
       const pending = ok(await act(app, node.id, 'backups', { label: 'pending' }), 'snapshot').body;
       badRequest(await create({ backup_id: pending.id }), 'a pending backup', 'backup_id');
+    });
+
+    test("the new node goes to the backup's region (400 naming region otherwise), and nothing is written", async (t) => {
+      const app = await buildTestApp(t, { dialect, clock: manualClock() });
+      const { backupId } = await nodeWithSnapshot(app);
+      const before = (await app.request('GET', '/v4/node/instances')).body.results;
+      const res = await app.request('POST', '/v4/node/instances', {
+        body: { region: 'eu-west', type: 'g6-standard-1', backup_id: backupId },
+      });
+      badRequest(res, 'a us-east backup deployed to eu-west', 'region', /us-east/);
+      assert.equal((await app.request('GET', '/v4/node/instances')).body.results, before, 'no node was made');
     });
   });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { createEmptyNode, eventsOf, runningNode } from './helpers.ts';
+import { createEmptyNode, deviceMap, eventsOf, runningNode } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`node config profiles [${dialect}]`, () => {
@@ -42,7 +42,7 @@ for (const dialect of DIALECTS) {
           { purpose: 'vlan', label: 'lan-1', ipam_address: '10.1.0.2/16' },
         ],
         helpers: { updatedb_disabled: true, distro: true, modules_dep: true, network: false, devtmpfs_automount: true },
-        devices: { sda: { disk_id: disks[1].id } },
+        devices: deviceMap({ sda: disks[1].id }),
         root_device: '/dev/sdb',
       });
       assert.deepEqual((await app.request('GET', `${base}/${config.id}`)).body, config);
@@ -63,7 +63,7 @@ for (const dialect of DIALECTS) {
         network: false,
         devtmpfs_automount: true,
       });
-      assert.deepEqual(updated.body.devices, { sdc: { disk_id: disks[0].id } });
+      assert.deepEqual(updated.body.devices, deviceMap({ sdc: disks[0].id }));
       assert.deepEqual(updated.body.interfaces, []);
 
       assert.equal((await app.request('DELETE', `${base}/${config.id}`)).status, 200);
@@ -96,6 +96,9 @@ for (const dialect of DIALECTS) {
         [{ label: 'x', devices: {}, run_level: 'multi' }, 'run_level'],
         [{ label: 'x', devices: {}, root_device: '/dev/sda; rm' }, 'root_device'],
         [{ label: 'x', devices: {}, interfaces: [{ purpose: 'vlan' }] }, 'interfaces[0].label'],
+        [{ label: 'x', devices: { sdz: { disk_id: node.id } } }, 'devices.sdz'],
+        [{ label: 'x', devices: { a: 1 } }, 'devices.a'],
+        [{ label: 'x', devices: { sda: { disk: 1 } } }, 'devices.sda.disk'],
       ];
       for (const [body, field] of cases) {
         const res = await app.request('POST', base, { body });
@@ -103,8 +106,17 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.errors[0].field, field, JSON.stringify(res.body));
       }
       const [config] = (await app.request('GET', base)).body.data;
+      assert.equal((await app.request('GET', base)).body.results, 1, 'no refused config was saved');
       const put = await app.request('PUT', `${base}/${config.id}`, { body: { kernel: 'node/nope' } });
       assert.equal(put.status, 400);
+      const unknownSlot = await app.request('PUT', `${base}/${config.id}`, { body: { devices: { sdz: null } } });
+      assert.equal(unknownSlot.status, 400);
+      assert.equal(unknownSlot.body.errors[0].field, 'devices.sdz');
+      assert.deepEqual(
+        (await app.request('GET', `${base}/${config.id}`)).body.devices,
+        config.devices,
+        'the config kept its devices',
+      );
       assert.equal((await app.request('GET', `/v4/node/instances/${other.id}/configs/${config.id}`)).status, 404);
     });
 

@@ -10,6 +10,7 @@ import {
   catalogWith,
   createEmptyNode,
   createNode,
+  deviceMap,
   eventsOf,
   getNode,
   IMAGE,
@@ -52,7 +53,7 @@ for (const dialect of DIALECTS) {
       assert.equal(configs.length, 1);
       assert.equal(configs[0].label, 'My Debian 12 Disk Profile');
       assert.equal(configs[0].kernel, 'node/grub2');
-      assert.deepEqual(configs[0].devices, { sda: { disk_id: disks[0].id }, sdb: { disk_id: disks[1].id } });
+      assert.deepEqual(configs[0].devices, deviceMap({ sda: disks[0].id, sdb: disks[1].id }));
       assert.deepEqual(configs[0].helpers, {
         updatedb_disabled: true,
         distro: true,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
-import { createEmptyNode, eventsOf, IMAGE, ROOT_PASS, runningNode, settle } from './helpers.ts';
+import { createEmptyNode, deviceMap, eventsOf, IMAGE, ROOT_PASS, runningNode, settle } from './helpers.ts';
 
 async function disksOf(app: TestApp, nodeId: number) {
   return (await app.request('GET', `/v4/node/instances/${nodeId}/disks`)).body.data as {
@@ -95,7 +95,7 @@ for (const dialect of DIALECTS) {
       await settle(app);
       assert.equal((await app.request('GET', `${base}/${swap.id}`)).status, 404);
       const [config] = (await app.request('GET', `/v4/node/instances/${node.id}/configs`)).body.data;
-      assert.deepEqual(config.devices, { sda: { disk_id: main.id } }, 'the deleted disk left the config');
+      assert.deepEqual(config.devices, deviceMap({ sda: main.id }), 'the deleted disk left the config');
       assert.equal((await eventsOf(app, me.accountId, 'disk_delete'))[0]?.status, 'finished');
     });
 

@@ -16,6 +16,13 @@ export function nodeBody(overrides: Record<string, unknown> = {}): Record<string
   return { region: 'us-east', type: 'g6-standard-1', image: IMAGE, root_pass: ROOT_PASS, ...overrides };
 }
 
+/** A config's device map as the API shows it: all eight slots, null where no disk is given. */
+export function deviceMap(disks: Record<string, number> = {}): Record<string, { disk_id: number } | null> {
+  return Object.fromEntries(
+    ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'].map((s) => [s, s in disks ? { disk_id: disks[s] as number } : null]),
+  );
+}
+
 /** Creates a node (from an image unless `image: null` or other overrides) and returns its API object. */
 export async function createNode(app: TestApp, overrides: Record<string, unknown> = {}, token?: string) {
   const res = await app.request('POST', '/v4/node/instances', { body: nodeBody(overrides), ...(token ? { token } : {}) });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { cumulo, operatorApp } from '../operator/helpers.ts';
 import { createEmptyNode, createNode, eventsOf } from './helpers.ts';
 
 /** The full, uncompressed spelling of an IPv6 address. */
@@ -52,11 +53,13 @@ for (const dialect of DIALECTS) {
       assert.equal(ipv6.global, null);
     });
 
-    test('allocate a public address or one private address; view, rdns and remove them, with events', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+    test('allocate a public address (once the operator allows it) or one private address; view, rdns and remove them, with events', async (t) => {
+      const app = await operatorApp(t, dialect);
       const me = await admin(app);
       const node = await createEmptyNode(app);
       const base = `/v4/node/instances/${node.id}/ips`;
+      const allowance = await app.admin('PUT', `/admin/nodes/${node.id}/ip-allowance`, { body: { public_ipv4: 2 } });
+      assert.deepEqual(allowance.body, { node_id: node.id, public_ipv4: 2 });
       const extra = await app.request('POST', base, { body: { type: 'ipv4', public: true } });
       assert.equal(extra.status, 200, JSON.stringify(extra.body));
       assert.equal(extra.body.public, true);
@@ -69,6 +72,9 @@ for (const dialect of DIALECTS) {
       );
       const second = await app.request('POST', base, { body: { type: 'ipv4', public: false } });
       assert.equal(second.status, 400, 'one private address per node');
+      assert.equal(second.body.errors[0].field, 'public');
+      const third = await app.request('POST', base, { body: { type: 'ipv4', public: true } });
+      assert.equal(third.status, 400, 'two public addresses are all the node is allowed');
       assert.equal((await app.request('POST', base, { body: { type: 'ipv6', public: true } })).status, 400);
       assert.equal((await app.request('POST', base, { body: { type: 'ipv4' } })).status, 400);
       const node2 = (await app.request('GET', `/v4/node/instances/${node.id}`)).body;
@@ -105,6 +111,70 @@ for (const dialect of DIALECTS) {
       assert.equal((await eventsOf(app, me.accountId, 'node_addip')).length, 2);
       assert.equal((await eventsOf(app, me.accountId, 'node_deleteip')).length, 2);
       assert.equal((await eventsOf(app, me.accountId, 'ipaddress_update')).length, 3);
+    });
+
+    test('a second public IPv4 address needs the operator to raise the allowance (admin API or CLI); refusals change nothing', async (t) => {
+      const app = await operatorApp(t, dialect);
+      const me = await admin(app);
+      const node = await createEmptyNode(app);
+      const base = `/v4/node/instances/${node.id}/ips`;
+      const refused = await app.request('POST', base, { body: { type: 'ipv4', public: true } });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.errors[0].field, 'public');
+      assert.match(refused.body.errors[0].reason, /support ticket/);
+      assert.deepEqual((await app.request('GET', `/v4/node/instances/${node.id}`)).body.ipv4, node.ipv4, 'no address was added');
+      assert.equal((await eventsOf(app, me.accountId, 'node_addip')).length, 0);
+      const priv = await app.request('POST', base, { body: { type: 'ipv4', public: false } });
+      assert.equal(priv.status, 200, 'a private address needs no allowance');
+
+      for (const body of [{ public_ipv4: 0 }, { public_ipv4: 'two' }, {}, { public_ipv4: 2, extra: 1 }]) {
+        const bad = await app.admin('PUT', `/admin/nodes/${node.id}/ip-allowance`, { body });
+        assert.equal(bad.status, 400, JSON.stringify(body));
+      }
+      assert.equal((await app.admin('PUT', '/admin/nodes/987654/ip-allowance', { body: { public_ipv4: 2 } })).status, 404);
+
+      const cli = await cumulo(app, ['admin', 'nodes', 'ip-allowance', String(node.id), '--public-ipv4', '3']);
+      assert.equal(cli.code, 0, cli.stderr);
+      assert.deepEqual(JSON.parse(cli.stdout), { node_id: node.id, public_ipv4: 3 });
+      for (const n of [1, 2]) {
+        const res = await app.request('POST', base, { body: { type: 'ipv4', public: true } });
+        assert.equal(res.status, 200, `extra address ${n}: ${JSON.stringify(res.body)}`);
+      }
+      assert.equal((await app.request('POST', base, { body: { type: 'ipv4', public: true } })).status, 400, 'three in all');
+      const publics = (await app.request('GET', base)).body.ipv4.public;
+      assert.equal(publics.length, 3);
+
+      await app.admin('PUT', `/admin/nodes/${node.id}/ip-allowance`, { body: { public_ipv4: 1 } });
+      assert.equal((await app.request('GET', base)).body.ipv4.public.length, 3, 'a lowered allowance takes nothing away');
+      assert.equal(
+        (await app.request('DELETE', `${base}/${publics[2].address}`)).status,
+        200,
+        'addresses beyond it can be given back',
+      );
+      assert.equal((await app.request('POST', base, { body: { type: 'ipv4', public: true } })).status, 400);
+      const bad = await cumulo(app, ['admin', 'nodes', 'ip-allowance', String(node.id), '--public-ipv4', '0']);
+      assert.equal(bad.code, 1);
+    });
+
+    test('concurrent allocations do not pass the allowance', async (t) => {
+      const app = await operatorApp(t, dialect);
+      const node = await createEmptyNode(app);
+      const base = `/v4/node/instances/${node.id}/ips`;
+      await app.admin('PUT', `/admin/nodes/${node.id}/ip-allowance`, { body: { public_ipv4: 3 } });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => app.request('POST', base, { body: { type: 'ipv4', public: true } })),
+      );
+      assert.deepEqual(results.map((r) => r.status).sort(), [200, 200, 400, 400, 400, 400]);
+      assert.equal((await app.request('GET', base)).body.ipv4.public.length, 3);
+    });
+
+    test('the allowance goes with the node when it is deleted', async (t) => {
+      const app = await operatorApp(t, dialect);
+      const node = await createEmptyNode(app);
+      await app.admin('PUT', `/admin/nodes/${node.id}/ip-allowance`, { body: { public_ipv4: 2 } });
+      assert.equal((await app.request('DELETE', `/v4/node/instances/${node.id}`)).status, 200);
+      const rows = await app.runtime.ctx.db.selectFrom('ip_allowances').selectAll().execute();
+      assert.deepEqual(rows, []);
     });
 
     test("another node's address is not found through this node", async (t) => {

@@ -19,6 +19,7 @@ const ADMIN_CALLS: [string, string][] = [
   ['PUT', '/admin/regions/us-east'],
   ['POST', '/admin/nodes/1/maintenance'],
   ['POST', '/admin/nodes/1/power-off'],
+  ['PUT', '/admin/nodes/1/ip-allowance'],
   ['GET', '/admin/openapi.json'],
 ];
 
@@ -77,6 +78,7 @@ describe('admin API document', () => {
       'POST /restore',
       'POST /transitions/{kind}/advance',
       'PUT /faults',
+      'PUT /nodes/{nodeId}/ip-allowance',
       'PUT /regions/{regionId}',
       'PUT /transitions',
       'PUT /transitions/{kind}',

@@ -23,7 +23,7 @@ import { tooLarge, UploadCheck } from './upload-check.ts';
 
 /** Where image data is PUT, outside /v4: the token in the URL is the credential. */
 export const IMAGE_DATA_PATH = '/uploads/images';
-/** Data must arrive within this long of the upload's creation, on the service clock. */
+/** Data must arrive within this long of the upload's creation: 24 simulated hours, times CUMULO_TIME_SCALE on the service clock. */
 export const UPLOAD_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const MIB = 1024 * 1024;
@@ -50,7 +50,7 @@ export async function startImageUpload(
   }
   const token = randomHex(ctx.random, 32);
   const nowMs = ctx.clock.nowMs();
-  const expiresAt = nowMs + UPLOAD_WINDOW_MS;
+  const expiresAt = ctx.timing.after(UPLOAD_WINDOW_MS);
   const now = toTimestamp(nowMs);
   const row = await inTransaction(ctx.db, async (trx) => {
     const image = await insertPrivateImage(
@@ -111,7 +111,7 @@ async function openUpload(ctx: Context, token: string) {
     throw fail.conflict('Data was already uploaded to this URL; an upload URL can be used once');
   }
   if (upload.expires_at <= ctx.clock.nowMs()) {
-    throw fail.notFound('This upload URL has expired: image data must arrive within 24 hours of the upload request');
+    throw fail.notFound(`This upload URL expired at ${toTimestamp(upload.expires_at)}; start a new upload`);
   }
   return { ...upload, tokenHash };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
+import { publicBaseUrl } from '../../http/public-url.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { slashIdParam } from '../../http/slash-id.ts';
 import { type AccountScope, scopeOf } from '../account/principal.ts';
@@ -24,11 +25,6 @@ const writeImages = access('images:read_write');
 
 function optionalScope(request: FastifyRequest): AccountScope | null {
   return request.principal ? scopeOf(request.principal) : null;
-}
-
-/** The address clients reach this server at: the configured public URL, else the request's own. */
-function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined): string {
-  return publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -74,7 +70,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: access('images:read_write', 'add_images') },
     },
-    async (request) => startImageUpload(ctx, principalOf(request), request.body, baseUrlOf(request, ctx.config.publicUrl)),
+    async (request) => startImageUpload(ctx, principalOf(request), request.body, publicBaseUrl(request, ctx.config.publicUrl)),
   );
   app.get(
     '/images/*',

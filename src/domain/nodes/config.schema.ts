@@ -36,15 +36,27 @@ const Helpers = Type.Object({
 });
 export type ConfigHelpers = Static<typeof Helpers>;
 
-/** A device slot as shown: the disk in it. Empty slots are left out; volumes are not offered, so `volume_id` never appears. */
+/**
+ * A device slot as shown: the disk in it, or null when empty; every slot is listed (clients test
+ * `devices.sdb === null`). Volumes are not offered, so `volume_id` never appears.
+ */
 const DeviceView = Type.Object({ disk_id: Type.Integer(), volume_id: Type.Optional(Type.Integer()) });
-const DevicesView = Type.Object(Object.fromEntries(DEVICE_SLOTS.map((s) => [s, Type.Optional(DeviceView)])));
+const DevicesView = Type.Object(Object.fromEntries(DEVICE_SLOTS.map((s) => [s, Nullable(DeviceView)])));
 
-/** In requests a slot may be null (empty) or name a disk; `volume_id` is accepted only as null. */
-const DeviceBody = Nullable(
-  Type.Object({ disk_id: Type.Optional(Nullable(IntegerId)), volume_id: Type.Optional(Nullable(IntegerId)) }),
-);
-const DevicesBody = Type.Object(Object.fromEntries(DEVICE_SLOTS.map((s) => [s, Type.Optional(DeviceBody)])));
+/**
+ * In requests a slot may be null (empty) or name a disk; `volume_id` is accepted only as null. A
+ * device map holds only the slots of `slots`: any other key is a 400 naming it (`devices.sdz`).
+ */
+export function devicesBody(slots: readonly string[]) {
+  const device = Nullable(
+    Type.Object(
+      { disk_id: Type.Optional(Nullable(IntegerId)), volume_id: Type.Optional(Nullable(IntegerId)) },
+      { additionalProperties: false },
+    ),
+  );
+  return Type.Object(Object.fromEntries(slots.map((s) => [s, Type.Optional(device)])), { additionalProperties: false });
+}
+const DevicesBody = devicesBody(DEVICE_SLOTS);
 export type DevicesBodyT = Partial<Record<DeviceSlot, { disk_id?: number | null; volume_id?: number | null } | null>>;
 
 const ConfigLabel = Type.String({ minLength: 1, maxLength: 48 });

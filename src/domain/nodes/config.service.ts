@@ -41,7 +41,7 @@ export function configRowToConfig(row: ConfigRow): Config {
   const devices: Config['devices'] = {};
   for (const slot of DEVICE_SLOTS) {
     const diskId = stored[slot]?.disk_id;
-    if (diskId !== undefined && diskId !== null) devices[slot] = { disk_id: diskId };
+    devices[slot] = diskId === undefined || diskId === null ? null : { disk_id: diskId };
   }
   return {
     id: row.id,

@@ -23,23 +23,28 @@ export interface BackupSource {
 }
 
 /**
- * The backup must be a successful one of a node of the account that the caller may read (anything
- * else is a 400 naming backup_id, never revealing another account's backups), and the type must
- * have room for its disks (400 naming type).
+ * The backup must be a successful one of a node of the account that the caller may change (one it
+ * cannot see is a 400 naming backup_id, never revealing another account's backups; a read_only
+ * grant is a 403), the new node must go to the backup's region (400 naming region), and the type
+ * must have room for its disks (400 naming type).
  */
 export async function resolveBackupSource(
   db: Kysely<Database>,
   _ctx: Context,
   scope: AccountScope,
   backupId: number,
-  type: NodeTypeDataT,
+  place: { region: string; type: NodeTypeDataT },
 ): Promise<BackupSource> {
+  const { type } = place;
   const unknown = `Backup ${backupId} does not exist or is not available to you`;
   const backup = await findBackup(db, scope.accountId, backupId);
   if (!backup) throw fail.badRequest(unknown, 'backup_id');
-  await nodeNamedIn(db, scope, backup.node_id, 'read_only', 'backup_id', unknown);
+  await nodeNamedIn(db, scope, backup.node_id, 'read_write', 'backup_id', unknown);
   if (backup.status !== 'successful') {
     throw fail.badRequest(`Backup ${backupId} is ${backup.status}; only a successful backup can be deployed`, 'backup_id');
+  }
+  if (backup.region !== place.region) {
+    throw fail.badRequest(`Backup ${backupId} is in ${backup.region}; a node made from it must be in that region too`, 'region');
   }
   const content = parseContent(backup.content);
   const size = contentSize(content);

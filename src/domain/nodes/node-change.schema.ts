@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, Nullable } from '../../http/schemas.ts';
+import { devicesBody } from './config.schema.ts';
 import { deployFields, RootPass } from './node.schema.ts';
 
 const AutoDiskResize = Type.Optional(Type.Boolean({ default: true }));
@@ -26,14 +26,9 @@ export const RebuildNodeBody = Type.Object({
 });
 export type RebuildNode = Static<typeof RebuildNodeBody>;
 
-/** Rescue mode mounts up to seven devices; sdh is its own. */
-const RESCUE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg'] as const;
-const RescueDevice = Nullable(
-  Type.Object({ disk_id: Type.Optional(Nullable(IntegerId)), volume_id: Type.Optional(Nullable(IntegerId)) }),
-);
-export const RescueNodeBody = Type.Object({
-  devices: Type.Optional(Type.Object(Object.fromEntries(RESCUE_SLOTS.map((s) => [s, Type.Optional(RescueDevice)])))),
-});
+/** Rescue mode mounts up to seven devices; sdh is its own, so `devices.sdh` is a 400. */
+export const RESCUE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg'] as const;
+export const RescueNodeBody = Type.Object({ devices: Type.Optional(devicesBody(RESCUE_SLOTS)) });
 export type RescueNode = {
   devices?: Partial<Record<(typeof RESCUE_SLOTS)[number], { disk_id?: number | null; volume_id?: number | null } | null>>;
 };

@@ -12,7 +12,8 @@ import { watchdogDecision } from './node-watchdog.ts';
  * the admin API) so the behaviour they trigger can be tested.
  */
 
-async function existingNode(db: Context['db'], nodeId: number): Promise<NodeRow> {
+/** A node of any account, for the operator: 404 when there is none. */
+export async function existingNode(db: Context['db'], nodeId: number): Promise<NodeRow> {
   const node = await findNodeAnywhere(db, nodeId);
   if (!node) throw fail.notFound(`No node with id ${nodeId}`);
   return node;

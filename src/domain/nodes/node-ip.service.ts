@@ -21,7 +21,7 @@ import {
   publicIpv4,
   slaacAddress,
 } from '../networking/ip-address.service.ts';
-import { allocateAddress } from '../networking/ipam.ts';
+import { allocateNodeIpv4 } from '../networking/ip-allowance.service.ts';
 import type { NodeRow } from './node.repository.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
 import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
@@ -57,17 +57,13 @@ async function ipEvent(db: Kysely<Database>, ctx: Context, actor: Actor, node: N
   await recordEvent(db, ctx, actor, { action, entity: nodeEntity(node), message: row.address });
 }
 
-/** Adds an IPv4 address to the node: a public one, or its one private address. */
+/** Adds an IPv4 address to the node: a public one within its allowance, or its one private address. */
 export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<IpAddress> {
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const region = ctx.catalog.region(node.region);
     if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
-    if (!body.public && (await addressesOf(trx, node)).some((r) => r.type === 'ipv4' && r.public === 0)) {
-      throw fail.badRequest('The node already has a private IPv4 address; it may have only one', 'public');
-    }
-    const pool = body.public ? 'public-ipv4' : 'private-ipv4';
-    const row = await allocateAddress(trx, ctx, { accountId: node.account_id, nodeId: node.id, region, pool });
+    const row = await allocateNodeIpv4(trx, ctx, { accountId: node.account_id, nodeId: node.id, region, public: body.public });
     await ipEvent(trx, ctx, actorOf(principal), node, 'node_addip', row);
     return ipRowToIpAddress(row);
   });

@@ -35,7 +35,7 @@ export async function resolveNodeSource(
     if ((body.image ?? null) !== null || (body.stackscript_id ?? null) !== null) {
       throw fail.badRequest('A node comes from an image or from a backup, not both', 'backup_id');
     }
-    return { kind: 'backup', backup: await resolveBackupSource(db, ctx, scope, backupId, type) };
+    return { kind: 'backup', backup: await resolveBackupSource(db, ctx, scope, backupId, { region: body.region, type }) };
   }
   const deployment = await checkDeployment(db, ctx, scope, body);
   if (!deployment) return { kind: 'empty' };

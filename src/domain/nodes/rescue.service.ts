@@ -5,11 +5,10 @@ import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { checkDevices, type Devices } from './config.service.ts';
 import { findDisks } from './disk.repository.ts';
 import { assertSettled, claimSettledNode, nodeFor } from './node-access.ts';
-import type { RescueNode } from './node-change.schema.ts';
+import { RESCUE_SLOTS, type RescueNode } from './node-change.schema.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
 
 export const RESCUE_BUSY = 'node_rescue';
-const RESCUE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg'] as const;
 
 /**
  * Boots a settled node into rescue mode with the devices named (the node's disks in order when none

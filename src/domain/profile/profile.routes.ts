@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { access, principalOf } from '../../http/access.ts';
+import { publicBaseUrl } from '../../http/public-url.ts';
 import { GrantsSchema } from '../account/grants.schema.ts';
 import { getProfileGrants } from '../account/grants.service.ts';
 import { ProfileSchema, UpdateProfileBody } from './profile.schema.ts';
@@ -16,7 +17,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { operationId: 'getProfile', tags, summary: 'View your profile', response: { 200: ProfileSchema } },
       config: { access: access([]) },
     },
-    async (request) => getProfile(ctx, principalOf(request)),
+    async (request) => getProfile(ctx, principalOf(request), publicBaseUrl(request, ctx.config.publicUrl)),
   );
   app.put(
     '/profile',
@@ -30,7 +31,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: access('account:read_write') },
     },
-    async (request) => updateProfile(ctx, principalOf(request), request.body),
+    async (request) => updateProfile(ctx, principalOf(request), request.body, publicBaseUrl(request, ctx.config.publicUrl)),
   );
   app.get(
     '/profile/grants',

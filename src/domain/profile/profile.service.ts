@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
@@ -9,15 +10,22 @@ import { recordEvent } from '../events/event.service.ts';
 import type { Profile, UpdateProfile } from './profile.schema.ts';
 import { normalizeSshKey, sshKeyProblem } from './ssh-public-key.ts';
 
-export function userRowToProfile(row: UserRow): Profile {
+/** A user's referral code: stable for the user, and saying nothing about anything else. */
+function referralCode(row: UserRow): string {
+  return createHash('sha256').update(`referral ${row.account_id} ${row.id} ${row.created}`).digest('hex').slice(0, 40);
+}
+
+/** `baseUrl` is where clients reach the server (CUMULO_PUBLIC_URL or the request's host); the referral URL is built on it. */
+export function userRowToProfile(row: UserRow, baseUrl: string): Profile {
   const keys = JSON.parse(row.authorized_keys) as string[];
+  const code = referralCode(row);
   return {
     uid: row.id,
     username: row.username,
     email: row.email,
     timezone: row.timezone,
     email_notifications: row.email_notifications === 1,
-    referrals: { code: '', url: '', total: 0, completed: 0, pending: 0, credit: 0 },
+    referrals: { code, url: `${baseUrl.replace(/\/+$/, '')}/referrals/${code}`, total: 0, completed: 0, pending: 0, credit: 0 },
     ip_whitelist_enabled: row.ip_whitelist_enabled === 1,
     lish_auth_method: row.lish_auth_method as Profile['lish_auth_method'],
     authorized_keys: keys.length ? keys : null,
@@ -27,10 +35,10 @@ export function userRowToProfile(row: UserRow): Profile {
   };
 }
 
-export async function getProfile(ctx: Context, principal: Principal): Promise<Profile> {
+export async function getProfile(ctx: Context, principal: Principal, baseUrl: string): Promise<Profile> {
   const row = await findUserById(ctx.db, principal.accountId, principal.userId);
   if (!row) throw fail.unauthorized();
-  return userRowToProfile(row);
+  return userRowToProfile(row, baseUrl);
 }
 
 function isTimeZone(name: string): boolean {
@@ -59,7 +67,12 @@ function problemsOf(changes: UpdateProfile, current: UserRow): ErrorItem[] {
   return problems;
 }
 
-export async function updateProfile(ctx: Context, principal: Principal, changes: UpdateProfile): Promise<Profile> {
+export async function updateProfile(
+  ctx: Context,
+  principal: Principal,
+  changes: UpdateProfile,
+  baseUrl: string,
+): Promise<Profile> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await findUserById(trx, principal.accountId, principal.userId);
     if (!current) throw fail.unauthorized();
@@ -74,12 +87,12 @@ export async function updateProfile(ctx: Context, principal: Principal, changes:
     if (changes.authorized_keys !== undefined) {
       values.authorized_keys = JSON.stringify((changes.authorized_keys ?? []).map(normalizeSshKey));
     }
-    if (Object.keys(values).length === 0) return userRowToProfile(current);
+    if (Object.keys(values).length === 0) return userRowToProfile(current, baseUrl);
     const row = await updateUser(trx, principal.accountId, principal.userId, values);
     await recordEvent(trx, ctx, actorOf(principal), {
       action: 'profile_update',
       entity: { id: row.id, type: 'profile', label: row.username, url: '/v4/profile' },
     });
-    return userRowToProfile(row);
+    return userRowToProfile(row, baseUrl);
   });
 }

@@ -1,0 +1,17 @@
+import type { Context } from '../../context.ts';
+import { setIpAllowance } from '../networking/ip-allowance.service.ts';
+import { existingNode } from './node-faults.service.ts';
+
+export interface NodeIpAllowance {
+  node_id: number;
+  public_ipv4: number;
+}
+
+/**
+ * The operator lets a node hold this many public IPv4 addresses in all (the answer to a support
+ * request for more); addresses it already holds beyond a lowered allowance stay. 404 for no such node.
+ */
+export async function setNodeIpAllowance(ctx: Context, nodeId: number, publicIpv4: number): Promise<NodeIpAllowance> {
+  const node = await existingNode(ctx.db, nodeId);
+  return { node_id: node.id, ...(await setIpAllowance(ctx.db, node, publicIpv4)) };
+}
