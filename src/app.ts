@@ -7,6 +7,7 @@ import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
+import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { rejectNulCharacters } from './http/input-rules.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -61,6 +62,8 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
       routeTable.push({ method, url: route.url, operationId: route.schema?.operationId, access });
     }
   });
+  // First of all: a preflight is answered before anything else runs, authentication included.
+  await registerCors(app, ctx.config);
   // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
   app.addHook('onRequest', operatorHook(ctx));
   app.addHook('onRequest', async (request, reply) => {
