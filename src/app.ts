@@ -5,7 +5,11 @@ import type { Context } from './context.ts';
 import { pingDatabase } from './db/open.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
+import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { rejectNulCharacters } from './http/input-rules.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { serializeRequest } from './http/request-log.ts';
@@ -37,22 +41,16 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     bodyLimit: ctx.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomHex(ctx.random, 8),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.decorate('ctx', ctx);
   app.decorateRequest('principal', null);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
-  // Many clients send `Content-Type: application/json` with an empty body on action
-  // endpoints; treat that as no body rather than as malformed JSON.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
-  });
+  registerBodyParsers(app);
 
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -66,6 +64,8 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
       routeTable.push({ method, url: route.url, operationId: route.schema?.operationId, access });
     }
   });
+  // First of all: a preflight is answered before anything else runs, authentication included.
+  await registerCors(app, ctx.config);
   // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
   app.addHook('onRequest', operatorHook(ctx));
   app.addHook('onRequest', async (request, reply) => {
@@ -73,6 +73,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     const access = request.routeOptions.config.access;
     if (access) await checkAccess(ctx, request, access);
   });
+  app.addHook('preValidation', rejectNulCharacters);
 
   registerMetrics(app, ctx);
   await registerOpenApi(app, VERSION);

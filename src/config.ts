@@ -24,6 +24,8 @@ export const ConfigSchema = Type.Object({
   /** How often an idle worker looks for due jobs, in real milliseconds. */
   workerPollMs: Type.Integer({ minimum: 1 }),
   bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+  /** Origins whose browser pages may call the v4 API: `*` (any), a list of origins, or none (CORS off). */
+  corsOrigins: Type.Union([Type.Literal('*'), Type.Array(Type.String({ pattern: '^https?://[^/]+$' }))]),
   /** The largest image upload accepted, compressed; enforced while the data streams in. */
   imageUploadMaxBytes: Type.Integer({ minimum: 1 }),
   /** How long an automatic image (kept from a deleted node's disk) lives before a job removes it. */
@@ -51,6 +53,7 @@ export interface Config {
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
+  readonly corsOrigins: '*' | readonly string[];
   readonly imageUploadMaxBytes: number;
   readonly automaticImageRetentionDays: number;
   readonly adminToken?: string;
@@ -88,6 +91,17 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
 
 export class ConfigError extends Error {}
 
+/** `*`, `off`, or origins separated by commas (`https://a.example,http://localhost:3000`). */
+function corsOrigins(value: string | undefined): '*' | string[] {
+  const text = (value ?? '*').trim();
+  if (text === '*' || text === '') return '*';
+  if (text === 'off') return [];
+  return text
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter((o) => o !== '');
+}
+
 function numberOr(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   return Number(value);
@@ -108,6 +122,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
+    corsOrigins: corsOrigins(env.CUMULO_CORS_ORIGINS),
     imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),
     automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
     adminToken: env.CUMULO_ADMIN_TOKEN || undefined,

@@ -4,9 +4,12 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
+  | 'headers_too_large'
   | 'unavailable'
   | 'internal';
 
@@ -16,9 +19,12 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   unavailable: 503,
   internal: 500,
 };
@@ -52,6 +58,9 @@ export const fail = {
   methodNotAllowed: (reason = 'Method not allowed') => new ApiError('method_not_allowed', [{ reason }]),
   payloadTooLarge: (reason: string) => new ApiError('payload_too_large', [{ reason }]),
   unsupportedMediaType: (reason: string) => new ApiError('unsupported_media_type', [{ reason }]),
+  uriTooLong: (reason: string) => new ApiError('uri_too_long', [{ reason }]),
+  headersTooLarge: (reason: string) => new ApiError('headers_too_large', [{ reason }]),
+  requestTimeout: (reason: string) => new ApiError('request_timeout', [{ reason }]),
   unavailable: (reason: string) => new ApiError('unavailable', [{ reason }]),
   internal: () =>
     new ApiError('internal', [

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, fail } from '../errors.ts';
-import { validationErrors } from './validation.ts';
+import { namesNothing, validationErrors } from './validation.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-function send(reply: FastifyReply, error: ApiError) {
+export function send(reply: FastifyReply, error: ApiError) {
   return reply.status(error.status).type('application/json; charset=utf-8').send({ errors: error.errors });
 }
 
@@ -12,7 +12,11 @@ function send(reply: FastifyReply, error: ApiError) {
 export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fe = error as FastifyError;
-  if (fe.validation) return fail.invalid(validationErrors(fe.validation as never, fe.validationContext));
+  if (fe.validation) {
+    // A path id that is not one (`0x1`, `abc`, out of range) names nothing, like an id that exists nowhere.
+    if (fe.validationContext === 'params' && namesNothing(fe.validation as never)) return fail.notFound();
+    return fail.invalid(validationErrors(fe.validation as never, fe.validationContext));
+  }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return fail.unsupportedMediaType('Unsupported Content-Type: send application/json');
@@ -54,6 +58,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       reply.header('allow', allowed.join(', '));
       return send(reply, fail.methodNotAllowed(`Method ${request.method} is not allowed here; allowed: ${allowed.join(', ')}`));
     }
-    return send(reply, fail.notFound(`Not found: ${request.method} ${url}`));
+    return send(reply, fail.notFound());
   });
 }

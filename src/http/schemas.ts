@@ -31,8 +31,11 @@ export const ErrorEnvelope = Type.Object(
 /** What action endpoints return on success. */
 export const Empty = Type.Object({});
 
+/** The largest value an integer column holds (PostgreSQL `integer`): ids, page numbers and sizes stay within it. */
+export const INT32_MAX = 2147483647;
+
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 25, maximum: 100, default: 100 })),
 });
 export type PageQueryT = Static<typeof PageQuery>;
@@ -47,4 +50,4 @@ export function Paginated<T extends TSchema>(item: T) {
   });
 }
 
-export const IntegerId = Type.Integer({ minimum: 0, maximum: 2147483647 });
+export const IntegerId = Type.Integer({ minimum: 0, maximum: INT32_MAX });

@@ -2,12 +2,19 @@ import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorItem } from '../errors.ts';
+import { canonicalIntegers, closeObjects } from './input-rules.ts';
 
 // ajv-formats is CommonJS and its default export does not survive ESM interop; require it.
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
 /** Schema keyword holding a person-readable reason for a failed `pattern`. */
 export const PATTERN_REASON = 'x-pattern-reason';
+
+/**
+ * Schema keyword marking a path parameter that is a value rather than a name (a stats month): out
+ * of range it is a 400 naming it. Any other path parameter that does not fit names nothing: 404.
+ */
+export const PATH_VALUE = 'x-path-value';
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -19,18 +26,25 @@ function makeAjv(options: Options): Ajv {
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: PATTERN_REASON, schemaType: 'string' });
+  ajv.addKeyword({ keyword: PATH_VALUE, schemaType: 'boolean' });
   return ajv;
 }
 
-// Bodies are checked as sent (a string is never turned into a number);
-// path and query values arrive as text, so they are coerced.
+// Bodies are checked as sent (a string is never turned into a number), their nested objects closed;
+// path and query values arrive as text, so they are coerced, from canonical integers only.
 const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
 const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: false });
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema);
+  if (httpPart === 'body') return bodyAjv.compile(closeObjects(schema) as object);
+  const validate = textAjv.compile(schema);
+  return httpPart === 'params' || httpPart === 'querystring' ? canonicalIntegers(schema, validate) : validate;
 };
+
+/** Whether a failed params check is a 404 (a path naming nothing) rather than a 400 about a path value. */
+export function namesNothing(errors: ErrorObject[]): boolean {
+  return errors.some((e) => (e.parentSchema as Record<string, unknown> | undefined)?.[PATH_VALUE] !== true);
+}
 
 /** `/rules/inbound/0/ports` -> `rules.inbound[0].ports` */
 export function fieldPath(pointer: string, extra?: string): string {

@@ -223,7 +223,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('DELETE', `/v4/node/stackscripts/${shared.id}`, { token: me.token })).status, 403);
       assert.equal((await app.request('GET', `/v4/node/stackscripts/${shared.id}`, { token: other.token })).body.mine, true);
       assert.equal((await app.request('GET', '/v4/node/stackscripts/2147483647')).status, 404);
-      assert.equal((await app.request('GET', '/v4/node/stackscripts/abc')).status, 400);
+      assert.equal((await app.request('GET', '/v4/node/stackscripts/abc')).status, 404);
     });
   });
 }

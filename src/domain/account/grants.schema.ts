@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { Nullable, StringEnum } from '../../http/schemas.ts';
+import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 
 /** The entity lists of the grants object, as the reference has them (it has none for firewalls). */
 export const GRANTS_ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'] as const;
@@ -38,8 +38,8 @@ export const GrantsSchema = Type.Object({
 });
 export type Grants = Static<typeof GrantsSchema>;
 
-/** `label` is read-only and ignored; a null permission takes the grant away. */
-const GrantChange = Type.Object({ id: Type.Integer({ minimum: 0, maximum: 2147483647 }), permissions: Permissions });
+/** `label` is read-only and ignored (clients send back the grants they read); a null permission takes the grant away. */
+const GrantChange = Type.Object({ id: IntegerId, permissions: Permissions, label: Type.Optional(Type.String()) });
 export type GrantChangeT = Static<typeof GrantChange>;
 const GrantChanges = Type.Optional(Type.Array(GrantChange, { maxItems: 10000 }));
 

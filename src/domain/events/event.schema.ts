@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { EVENT_ACTIONS, EVENT_ENTITY_TYPES, EVENT_STATUSES } from './event-kinds.ts';
 
 const EntityRef = Type.Object({
@@ -27,4 +27,4 @@ export const EventSchema = Type.Object({
 });
 export type Event = Static<typeof EventSchema>;
 
-export const EventParams = Type.Object({ eventId: Type.Integer({ minimum: 0 }) });
+export const EventParams = Type.Object({ eventId: IntegerId });

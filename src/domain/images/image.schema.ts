@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 
 export const IMAGE_STATUSES = ['creating', 'pending_upload', 'available'] as const;
 export const IMAGE_TYPES = ['manual', 'automatic'] as const;
@@ -35,7 +35,7 @@ const ImageLabel = Type.String({ minLength: 1, maxLength: 255 });
 const ImageDescription = Type.String({ minLength: 1, maxLength: 65000 });
 
 export const CreateImageBody = Type.Object({
-  disk_id: Type.Integer({ minimum: 0, maximum: 2147483647 }),
+  disk_id: IntegerId,
   /** Defaults to the disk's label. */
   label: Type.Optional(ImageLabel),
   description: Type.Optional(ImageDescription),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
+import { INT32_MAX, IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
 
 export const DEVICE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'] as const;
@@ -84,7 +84,7 @@ export type Config = Static<typeof ConfigSchema>;
 const configFields = {
   kernel: Type.Optional(Type.String({ maxLength: 64 })),
   comments: Type.Optional(Nullable(Type.String({ maxLength: 65535 }))),
-  memory_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  memory_limit: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })),
   run_level: Type.Optional(StringEnum(RUN_LEVELS)),
   virt_mode: Type.Optional(StringEnum(VIRT_MODES)),
   interfaces: Type.Optional(Interfaces),

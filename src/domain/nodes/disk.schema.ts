@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { INT32_MAX, IntegerId, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { deployFields, RootPass } from './node.schema.ts';
 
 export const DISK_STATUSES = ['ready', 'not ready', 'deleting'] as const;
@@ -20,7 +20,7 @@ export type Disk = Static<typeof DiskSchema>;
 const DiskLabel = Type.String({ minLength: 1, maxLength: 48 });
 
 export const CreateDiskBody = Type.Object({
-  size: Type.Integer({ minimum: 1 }),
+  size: Type.Integer({ minimum: 1, maximum: INT32_MAX }),
   label: Type.Optional(DiskLabel),
   filesystem: Type.Optional(StringEnum(FILESYSTEMS)),
   ...deployFields,
@@ -31,7 +31,7 @@ export type CreateDisk = Static<typeof CreateDiskBody>;
 export const UpdateDiskBody = Type.Object({ label: Type.Optional(DiskLabel) });
 export type UpdateDisk = Static<typeof UpdateDiskBody>;
 
-export const ResizeDiskBody = Type.Object({ size: Type.Integer({ minimum: 1 }) });
+export const ResizeDiskBody = Type.Object({ size: Type.Integer({ minimum: 1, maximum: INT32_MAX }) });
 export const DiskPasswordBody = Type.Object({ password: RootPass });
 
 export const DiskParams = Type.Object({ nodeId: IntegerId, diskId: IntegerId });

@@ -12,7 +12,6 @@ import {
   RescueNodeBody,
   ResizeNodeBody,
 } from './node-change.schema.ts';
-import { noBodyIsEmpty } from './node-lifecycle.routes.ts';
 import { resetNodePassword } from './node-password.service.ts';
 import { rebuildNode } from './rebuild.service.ts';
 import { rescueNode } from './rescue.service.ts';
@@ -44,7 +43,6 @@ export const nodeChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/node/instances/:nodeId/mutate',
     {
-      preValidation: noBodyIsEmpty,
       schema: {
         operationId: 'mutateNodeInstance',
         tags,
@@ -63,7 +61,6 @@ export const nodeChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/node/instances/:nodeId/migrate',
     {
-      preValidation: noBodyIsEmpty,
       schema: {
         operationId: 'migrateNodeInstance',
         tags,
@@ -97,7 +94,6 @@ export const nodeChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/node/instances/:nodeId/rescue',
     {
-      preValidation: noBodyIsEmpty,
       schema: {
         operationId: 'rescueNodeInstance',
         tags,

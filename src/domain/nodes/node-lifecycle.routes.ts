@@ -1,22 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/access.ts';
 import { Empty } from '../../http/schemas.ts';
 import { tags, writeNodes } from './node.routes.ts';
 import { BootBody, NodeParams } from './node.schema.ts';
 import { bootNode, rebootNode, shutdownNode } from './node-lifecycle.service.ts';
 
-/** Boot and reboot take an optional body; clients often send none at all. */
-export async function noBodyIsEmpty(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
-}
-
 export const nodeLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   app.post(
     '/node/instances/:nodeId/boot',
     {
-      preValidation: noBodyIsEmpty,
       schema: {
         operationId: 'bootNodeInstance',
         tags,
@@ -35,7 +28,6 @@ export const nodeLifecycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/node/instances/:nodeId/reboot',
     {
-      preValidation: noBodyIsEmpty,
       schema: {
         operationId: 'rebootNodeInstance',
         tags,

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IntegerId } from '../../http/schemas.ts';
+import { PATH_VALUE } from '../../http/validation.ts';
 
 /** `[epoch ms, value]` pairs. */
 const Points = Type.Array(Type.Array(Type.Number()));
@@ -24,14 +25,15 @@ export const NodeTransferMonthSchema = Type.Object({
 });
 export type NodeTransferMonth = Static<typeof NodeTransferMonthSchema>;
 
-const Month = Type.Integer({ minimum: 1, maximum: 12 });
+// Year and month are values, not names: out of range they are a 400 naming them.
+const Month = Type.Integer({ minimum: 1, maximum: 12, [PATH_VALUE]: true });
 export const StatsMonthParams = Type.Object({
   nodeId: IntegerId,
-  year: Type.Integer({ minimum: 1970, maximum: 9999 }),
+  year: Type.Integer({ minimum: 1970, maximum: 9999, [PATH_VALUE]: true }),
   month: Month,
 });
 export const TransferMonthParams = Type.Object({
   nodeId: IntegerId,
-  year: Type.Integer({ minimum: 2000, maximum: 2037 }),
+  year: Type.Integer({ minimum: 2000, maximum: 2037, [PATH_VALUE]: true }),
   month: Month,
 });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { INT32_MAX, IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
 import { Interfaces } from './config.schema.ts';
 
@@ -111,7 +111,7 @@ export const CreateNodeBody = Type.Object({
   backups_enabled: Type.Optional(Type.Boolean()),
   booted: Type.Optional(Type.Boolean()),
   private_ip: Type.Optional(Type.Boolean()),
-  swap_size: Type.Optional(Type.Integer({ minimum: 0 })),
+  swap_size: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })),
   interfaces: Type.Optional(Interfaces),
 });
 export type CreateNode = Static<typeof CreateNodeBody>;
@@ -125,15 +125,22 @@ export const UpdateNodeBody = Type.Object({
   alerts: Type.Optional(
     Type.Partial(
       Type.Object({
-        cpu: Type.Integer({ minimum: 0 }),
-        network_in: Type.Integer({ minimum: 0 }),
-        network_out: Type.Integer({ minimum: 0 }),
+        cpu: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
+        network_in: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
+        network_out: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
         transfer_quota: Type.Integer({ minimum: 0, maximum: 100 }),
-        io: Type.Integer({ minimum: 0 }),
+        io: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
       }),
     ),
   ),
-  backups: Type.Optional(Type.Object({ schedule: Type.Optional(Type.Partial(Schedule)) })),
+  // `enabled` and `last_successful` are read-only here and ignored (clients send back the node they read).
+  backups: Type.Optional(
+    Type.Object({
+      schedule: Type.Optional(Type.Partial(Schedule)),
+      enabled: Type.Optional(Type.Boolean()),
+      last_successful: Type.Optional(Nullable(Type.String())),
+    }),
+  ),
 });
 export type UpdateNode = Static<typeof UpdateNodeBody>;
 

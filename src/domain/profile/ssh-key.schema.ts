@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Timestamp } from '../../http/schemas.ts';
+import { IntegerId, Timestamp } from '../../http/schemas.ts';
 
 export const SshKeySchema = Type.Object({
   id: Type.Integer(),
@@ -20,4 +20,4 @@ export type CreateSshKey = Static<typeof CreateSshKeyBody>;
 export const UpdateSshKeyBody = Type.Object({ label: Type.Optional(Type.String({ maxLength: 64 })) });
 export type UpdateSshKey = Static<typeof UpdateSshKeyBody>;
 
-export const SshKeyParams = Type.Object({ sshKeyId: Type.Integer({ minimum: 0, maximum: 2147483647 }) });
+export const SshKeyParams = Type.Object({ sshKeyId: IntegerId });

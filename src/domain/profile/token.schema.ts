@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp } from '../../http/schemas.ts';
+import { IntegerId, Nullable, Timestamp } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
 
 export const TokenSchema = Type.Object({
@@ -33,4 +33,4 @@ export type CreateToken = Static<typeof CreateTokenBody>;
 export const UpdateTokenBody = Type.Object({ label: Type.Optional(TokenLabel) });
 export type UpdateToken = Static<typeof UpdateTokenBody>;
 
-export const TokenParams = Type.Object({ tokenId: Type.Integer({ minimum: 0, maximum: 2147483647 }) });
+export const TokenParams = Type.Object({ tokenId: IntegerId });

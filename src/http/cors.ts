@@ -1,0 +1,34 @@
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { API_PREFIX } from './openapi.ts';
+
+/** Response headers a browser page may read besides the safelisted ones. */
+const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length'];
+
+/**
+ * CORS for the v4 API, so browser tools can call it with a token: preflights (OPTIONS) are answered
+ * before authentication, and every v4 answer, errors included, carries the headers. Never with
+ * credentials: the API authenticates by bearer token, not by cookie. Other paths (admin, data
+ * URLs, docs) get no CORS headers.
+ */
+export async function registerCors(app: FastifyInstance, config: Pick<Config, 'corsOrigins'>): Promise<void> {
+  const origins = config.corsOrigins;
+  if (origins !== '*' && origins.length === 0) return;
+  const origin = origins === '*' ? '*' : [...origins];
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      const path = request.url.split('?', 1)[0] ?? '';
+      const isApi = path.startsWith(`${API_PREFIX}/`);
+      callback(null, {
+        origin: isApi ? origin : false,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+        exposedHeaders: EXPOSED_HEADERS,
+        credentials: false,
+        maxAge: 86400,
+        // A bare OPTIONS (no Origin) is answered like a preflight rather than refused outside the envelope.
+        strictPreflight: false,
+      });
+    },
+  });
+}

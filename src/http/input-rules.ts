@@ -1,0 +1,127 @@
+import { Stream } from 'node:stream';
+import type { ErrorObject } from 'ajv';
+import type { FastifyRequest } from 'fastify';
+import { fail } from '../errors.ts';
+
+/**
+ * Rules every request obeys, applied here once rather than route by route: objects nested in a
+ * request body are closed, integers in paths and queries are written the one canonical way,
+ * and no text holds the NUL character.
+ */
+
+type Schema = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Keywords whose value is data, not a schema. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+/** Keywords whose value maps names (or patterns) to schemas: the schemas of what an object holds. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']);
+/** Keywords whose schemas describe the same value as their parent (alternatives of one object). */
+const SAME_VALUE = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
+
+/**
+ * A copy of a body schema in which every nested object that does not say which extra keys it takes
+ * (`additionalProperties`) takes none, so an unknown key inside a nested object is a 400 naming it
+ * (`global.a`, `devices.sdz`). The body's own top level stays open: a client may send back a whole
+ * object it read, whose read-only fields are ignored. A free-form map says so (`Type.Record`, or
+ * `additionalProperties: true`).
+ */
+export function closeObjects(schema: unknown, topLevel = true): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => closeObjects(s, topLevel));
+  if (!isRecord(schema)) return schema;
+  // Closing each branch of an intersection would refuse the keys of the others.
+  if ('allOf' in schema) throw new Error('request body schemas may not use allOf: declare the object whole');
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, closeObjects(s, false)]));
+    } else out[key] = closeObjects(value, SAME_VALUE.has(key) ? topLevel : false);
+  }
+  const type = out.type;
+  const isObject = type === 'object' || (Array.isArray(type) && type.includes('object')) || 'properties' in out;
+  if (!topLevel && isObject && out.additionalProperties === undefined && out.patternProperties === undefined) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+/** A decimal integer as written by anyone who means one: no sign but `-`, no leading zero, no spaces, no exponent. */
+const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
+
+interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/**
+ * Path and query values arrive as text and the validator turns numeric text into numbers, which
+ * would read `0x1`, `+1`, `01`, ` 1` and `1e0` as 1. This wraps a params or querystring validator so
+ * that an integer parameter holding anything but a canonical decimal integer fails as not an integer.
+ */
+export function canonicalIntegers(schema: unknown, validate: Validator): Validator {
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const integers = Object.entries(properties).filter(([, s]) => isRecord(s) && s.type === 'integer');
+  if (integers.length === 0) return validate;
+  const check: Validator = (data) => {
+    const bad: ErrorObject[] = [];
+    if (isRecord(data)) {
+      for (const [name, propertySchema] of integers) {
+        const raw = data[name];
+        const values = Array.isArray(raw) ? raw : [raw];
+        if (values.some((v) => typeof v === 'string' && !CANONICAL_INTEGER.test(v))) {
+          bad.push({
+            keyword: 'type',
+            instancePath: `/${name}`,
+            schemaPath: `#/properties/${name}/type`,
+            params: { type: 'integer' },
+            message: 'must be integer',
+            parentSchema: propertySchema as Schema,
+          });
+        }
+      }
+    }
+    validate(data);
+    const errors = [...bad, ...(validate.errors ?? []).filter((e) => !bad.some((b) => b.instancePath === e.instancePath))];
+    check.errors = errors.length > 0 ? errors : null;
+    return errors.length === 0;
+  };
+  return check;
+}
+
+/** Where in a parsed value the NUL character occurs (in a key or a string), as a field path; undefined if nowhere. */
+export function findNul(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findNul(item, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  // A streamed body (image uploads) is not looked into.
+  if (!isRecord(value) || value instanceof Stream) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const field = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return field.replaceAll('\u0000', '\\u0000');
+    const found = findNul(item, field);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const NUL_REASON = 'May not contain the NUL character (\\u0000)';
+
+/**
+ * No text the API stores or looks up holds the NUL character, and PostgreSQL refuses any statement
+ * carrying one: refuse it in the path (it names nothing: 404), the query and the body (400 naming
+ * the field), before validation, on both databases alike.
+ */
+export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+  if (findNul(request.params) !== undefined) throw fail.notFound();
+  const inQuery = findNul(request.query);
+  if (inQuery !== undefined) throw fail.badRequest(NUL_REASON, inQuery || 'query');
+  const inBody = findNul(request.body);
+  if (inBody !== undefined) throw fail.badRequest(NUL_REASON, inBody || 'body');
+}
