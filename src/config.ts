@@ -81,6 +81,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
+  corsOrigins: 'CUMULO_CORS_ORIGINS',
   imageUploadMaxBytes: 'CUMULO_IMAGE_UPLOAD_MAX_BYTES',
   automaticImageRetentionDays: 'CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS',
   adminToken: 'CUMULO_ADMIN_TOKEN',
