@@ -3,13 +3,14 @@ import { registerAdmin } from './admin/admin.plugin.ts';
 import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
 import { pingDatabase } from './db/open.ts';
+import { fail } from './errors.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { rejectNulCharacters } from './http/input-rules.ts';
+import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { serializeRequest } from './http/request-log.ts';
@@ -42,7 +43,8 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomHex(ctx.random, 8),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
-    return503OnClosing: true,
+    // Answered by the hook below instead, in the envelope.
+    return503OnClosing: false,
     frameworkErrors,
     clientErrorHandler,
   });
@@ -55,6 +57,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
+    if (route.schema?.body) route.schema.body = withEchoedFields(route.schema.body, route.schema.response);
     const isV4 = route.url.startsWith(`${API_PREFIX}/`) && route.url !== `${API_PREFIX}/openapi.json`;
     if (!isV4) return;
     const access = route.config?.access;
@@ -64,7 +67,17 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
       routeTable.push({ method, url: route.url, operationId: route.schema?.operationId, access });
     }
   });
-  // First of all: a preflight is answered before anything else runs, authentication included.
+  // Requests that arrive (on a kept-alive connection) once the server has begun to close: a 503.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw fail.unavailable('The server is shutting down; try again');
+  });
+  // Then: a preflight is answered before anything else runs, authentication included.
   await registerCors(app, ctx.config);
   // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
   app.addHook('onRequest', operatorHook(ctx));

@@ -21,14 +21,41 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '
 const SAME_VALUE = new Set(['anyOf', 'oneOf', 'not', 'if', 'then', 'else']);
 
 /**
- * A copy of a body schema in which every nested object that does not say which extra keys it takes
- * (`additionalProperties`) takes none, so an unknown key inside a nested object is a 400 naming it
- * (`global.a`, `devices.sdz`). The body's own top level stays open: a client may send back a whole
- * object it read, whose read-only fields are ignored. A free-form map says so (`Type.Record`, or
- * `additionalProperties: true`).
+ * Field names a body may hold besides its own: those of the object the operation answers with, so
+ * that a client may send back an object it read (`GET`, change a field, `PUT`). They are ignored.
+ * Kept under a symbol, so that neither the validator nor the API document sees the mark itself.
  */
-export function closeObjects(schema: unknown, topLevel = true): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => closeObjects(s, topLevel));
+export const ECHOED_FIELDS = Symbol('echoed fields');
+
+type BodySchema = Schema & { [ECHOED_FIELDS]?: readonly string[] };
+
+/** The names of the properties of the operation's success answer (`200`), when it is an object. */
+function answerFields(response: unknown): string[] {
+  const ok = isRecord(response) ? (response[200] ?? response['200'] ?? response['2xx']) : undefined;
+  return isRecord(ok) && isRecord(ok.properties) ? Object.keys(ok.properties) : [];
+}
+
+/** A route's body schema marked with the fields of its answer that a client may send back. */
+export function withEchoedFields(body: unknown, response: unknown): unknown {
+  if (!isRecord(body)) return body;
+  const own = isRecord(body.properties) ? body.properties : {};
+  const echoed = answerFields(response).filter((name) => !(name in own));
+  return echoed.length ? ({ ...body, [ECHOED_FIELDS]: echoed } satisfies BodySchema) : body;
+}
+
+/**
+ * A copy of a body schema in which every object that does not say which extra keys it takes
+ * (`additionalProperties`) takes none, at any depth: an unknown key is a 400 naming it (`lable`,
+ * `global.a`, `devices.sdz`). What a client reads and may send back is not unknown: the read-only
+ * fields an object declares, and at the top level the fields of the operation's answer
+ * (`withEchoedFields`); they are taken with any value and ignored. A free-form map says so
+ * (`Type.Record`, or `additionalProperties: true`).
+ */
+export function closeObjects(
+  schema: unknown,
+  echoed: readonly string[] = (schema as BodySchema)?.[ECHOED_FIELDS] ?? [],
+): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => closeObjects(s, echoed));
   if (!isRecord(schema)) return schema;
   // Closing each branch of an intersection would refuse the keys of the others.
   if ('allOf' in schema) throw new Error('request body schemas may not use allOf: declare the object whole');
@@ -36,13 +63,17 @@ export function closeObjects(schema: unknown, topLevel = true): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (DATA_KEYWORDS.has(key)) out[key] = value;
     else if (SCHEMA_MAPS.has(key) && isRecord(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, closeObjects(s, false)]));
-    } else out[key] = closeObjects(value, SAME_VALUE.has(key) ? topLevel : false);
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, closeObjects(s, [])]));
+    } else out[key] = closeObjects(value, SAME_VALUE.has(key) ? echoed : []);
   }
   const type = out.type;
   const isObject = type === 'object' || (Array.isArray(type) && type.includes('object')) || 'properties' in out;
-  if (!topLevel && isObject && out.additionalProperties === undefined && out.patternProperties === undefined) {
+  if (isObject && out.additionalProperties === undefined && out.patternProperties === undefined) {
     out.additionalProperties = false;
+    if (echoed.length) {
+      const own = isRecord(out.properties) ? out.properties : {};
+      out.properties = { ...Object.fromEntries(echoed.map((name) => [name, {}])), ...own };
+    }
   }
   return out;
 }

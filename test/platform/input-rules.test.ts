@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Type } from 'typebox';
-import { closeObjects } from '../../src/http/input-rules.ts';
+import { closeObjects, withEchoedFields } from '../../src/http/input-rules.ts';
 import { INT32_MAX } from '../../src/http/schemas.ts';
 import { admin, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type Reply, type TestApp } from '../helpers/app.ts';
@@ -30,19 +30,23 @@ async function nodeWithDisks(app: TestApp) {
   return { node, diskId: disks.body.data[0].id as number };
 }
 
-test('closing request bodies leaves the top level and free-form maps open', () => {
+test('closing request bodies closes every object but free-form maps; the top level takes the answer fields', () => {
   const body = Type.Object({
     data: Type.Record(Type.String(), Type.Unknown()),
     nested: Type.Object({ a: Type.Optional(Type.Integer()) }),
     list: Type.Array(Type.Object({ b: Type.String() })),
   });
+  const answer = { 200: Type.Object({ id: Type.Integer(), data: Type.Unknown(), nested: Type.Unknown() }) };
   // biome-ignore lint/suspicious/noExplicitAny: a plain JSON schema, read by key
-  const closed = closeObjects(body) as Record<string, any>;
-  assert.equal(closed.additionalProperties, undefined);
-  assert.equal(closed.properties.nested.additionalProperties, false);
+  const closed = closeObjects(withEchoedFields(body, answer)) as Record<string, any>;
+  assert.equal(closed.additionalProperties, false);
+  assert.deepEqual(Object.keys(closed.properties).sort(), ['data', 'id', 'list', 'nested']);
+  assert.deepEqual(closed.properties.id, {}, 'an answer field may be sent back with any value');
+  assert.equal(closed.properties.nested.additionalProperties, false, 'the body declares nested itself');
   assert.equal(closed.properties.list.items.additionalProperties, false);
   assert.equal(closed.properties.data.additionalProperties, undefined);
   assert.equal('additionalProperties' in body.properties.nested, false, 'the route schema itself is untouched');
+  assert.equal('additionalProperties' in body, false);
 });
 
 for (const dialect of DIALECTS) {
@@ -193,13 +197,14 @@ for (const dialect of DIALECTS) {
       assert.equal(await count(app, configs), before);
     });
 
-    test('the top level still ignores what it does not take: a node or grants read and sent back whole', async (t) => {
+    test('the top level takes what the operation answers with, ignored; any other key is a 400 naming it', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const node = await createEmptyNode(app);
       const whole = await getNode(app, node.id);
       const put = await app.request('PUT', `/v4/node/instances/${node.id}`, { body: { ...whole, label: 'sent-back' } });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       assert.equal(put.body.label, 'sent-back');
+      assert.equal(put.body.id, node.id, 'read-only fields sent back change nothing');
 
       const owner = await admin(app);
       const user = await newUser(app, owner.accountId, { restricted: true });
@@ -207,6 +212,21 @@ for (const dialect of DIALECTS) {
       const read = await app.request('GET', grants);
       const back = await app.request('PUT', grants, { body: read.body });
       assert.equal(back.status, 200, JSON.stringify(back.body));
+
+      const tokensBefore = (await app.request('GET', '/v4/profile/tokens')).body.results;
+      const unknown: [string, string, unknown, string][] = [
+        ['PUT', `/v4/node/instances/${node.id}`, { lable: 'typo' }, 'lable'],
+        ['POST', '/v4/profile/tokens', { label: 'ok', scope: '*' }, 'scope'],
+        ['POST', `/v4/node/instances/${node.id}/boot`, { config: 1 }, 'config'],
+        ['PUT', grants, { ...read.body, globals: {} }, 'globals'],
+      ];
+      for (const [method, url, body, field] of unknown) {
+        const res = await app.request(method, url, { body });
+        assert.equal(res.status, 400, `${method} ${url} ${JSON.stringify(body)}`);
+        assert.deepEqual(res.body.errors, [{ field, reason: 'is not a known field' }]);
+      }
+      assert.equal((await getNode(app, node.id)).label, 'sent-back', 'a refused update changes nothing');
+      assert.equal((await app.request('GET', '/v4/profile/tokens')).body.results, tokensBefore, 'no token made');
     });
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, test } from 'node:test';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
-import { type RawResponse, rawExchange } from '../helpers/raw-http.ts';
+import { ADMIN_TOKEN, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { parseResponses, type RawResponse, rawExchange } from '../helpers/raw-http.ts';
 import { listen } from '../images/helpers.ts';
 
 /** The standard envelope, and nothing of the request echoed back. */
@@ -78,6 +79,28 @@ for (const dialect of DIALECTS) {
         assertEnvelope(res, 400, 'profile/tokens');
       }
       assert.equal(await tokenCount(app), before);
+    });
+
+    test('a request that arrives once the server is closing is a 503 in the envelope', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const url = new URL(await listen(app));
+      // A request whose headers are under way when the server begins to close is still read.
+      const socket = net.connect(Number(url.port), url.hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`GET /v4/account HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = app.runtime.app?.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.write('\r\n');
+      await ended;
+      await closed;
+      const [answer] = parseResponses(Buffer.concat(chunks));
+      assert.ok(answer, 'the request is answered');
+      assertEnvelope(answer, 503, '/v4/account');
+      assert.match(JSON.parse(answer.body).errors[0].reason, /shutting down/);
     });
   });
 }
