@@ -72,7 +72,7 @@ class Compiler {
   }
 
   field(name: string, value: unknown, depth: number): RawBuilder<SqlBool> {
-    const field = this.#spec.fields[name];
+    const field = Object.hasOwn(this.#spec.fields, name) ? this.#spec.fields[name] : undefined;
     if (!field) throw fail.badRequest(`Cannot filter on ${name}: it is not a filterable field`, FIELD);
     if (isPlainObject(value)) {
       const parts: RawBuilder<SqlBool>[] = [];
@@ -132,7 +132,7 @@ class Compiler {
       return [...base.map((o) => ({ ...o, direction })), { ...tiebreak, direction }];
     }
     if (typeof by !== 'string') throw fail.badRequest('+order_by must name a field', FIELD);
-    const field = spec.fields[by];
+    const field = Object.hasOwn(spec.fields, by) ? spec.fields[by] : undefined;
     if (!field || field.custom || field.sortable === false) {
       throw fail.badRequest(`Cannot order by ${by}: it is not a sortable field`, FIELD);
     }

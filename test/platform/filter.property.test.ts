@@ -416,6 +416,17 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.errors[0].field, 'X-Filter');
     });
 
+    test('names an object has by inheritance (valueOf, constructor, ...) are not fields: a 400 naming X-Filter', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      for (const name of ['valueOf', 'toString', 'constructor', 'hasOwnProperty', '__proto__']) {
+        for (const filter of [`{"${name}": 0}`, `{"+order_by": "${name}"}`]) {
+          const res = await app.request('GET', '/v4/regions', { headers: { 'x-filter': filter } });
+          assert.equal(res.status, 400, filter);
+          assert.equal(res.body.errors[0].field, 'X-Filter', filter);
+        }
+      }
+    });
+
     test('GET /v4/regions filters by a filterable field', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const all = await app.request('GET', '/v4/regions');
