@@ -25,16 +25,23 @@ export function touchPrivateFile(file: string): void {
   fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
 }
 
-function tighten(entry: string, stat: fs.Stats): void {
+/** Takes group and other permissions away from one entry; whether it had any. */
+function tighten(entry: string, stat: fs.Stats): boolean {
   const mode = stat.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE;
-  if ((stat.mode & 0o777 & ~mode) !== 0) fs.chmodSync(entry, stat.mode & mode);
+  if ((stat.mode & 0o777 & ~mode) === 0) return false;
+  fs.chmodSync(entry, stat.mode & mode);
+  return true;
 }
 
+/**
+ * A directory that was already private was made by this version, which makes what it puts in it
+ * private too: only one that was open (an older install) is walked, so a start does not visit every blob.
+ */
 function tightenTree(entry: string): void {
   const stat = fs.lstatSync(entry, { throwIfNoEntry: false });
   if (!stat || stat.isSymbolicLink()) return;
-  tighten(entry, stat);
-  if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) tightenTree(path.join(entry, name));
+  const wasOpen = tighten(entry, stat);
+  if (stat.isDirectory() && wasOpen) for (const name of fs.readdirSync(entry)) tightenTree(path.join(entry, name));
 }
 
 /**
