@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 
-/** The shortest CUMULO_BOOTSTRAP_TOKEN: with 4 bits a character at least, 32 characters hold 128 bits. */
+/** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
 
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));

@@ -1,7 +1,7 @@
 import type { DbKind } from '../database.ts';
 import { type MigrationDb, notNull } from './schema-helpers.ts';
 
-/** How many public IPv4 addresses the operator lets a node hold beyond its first (a support request's answer). */
+/** How many public IPv4 addresses the operator lets a node hold in all (a support request's answer). */
 export async function up(db: MigrationDb, _kind: DbKind): Promise<void> {
   await db.schema
     .createTable('ip_allowances')

@@ -28,7 +28,7 @@ import type { CreateToken, Token, UpdateToken } from './token.schema.ts';
 
 /** A listed token shows at most this many leading characters ... */
 const PREFIX_LENGTH = 16;
-/** ... and never so many that fewer than 32 stay hidden: 128 bits, as tokens hold at least 4 bits a character. */
+/** ... and never so many that fewer than 32 stay hidden: 128 bits of a random hex token (and of any token as random). */
 const HIDDEN_LENGTH = 32;
 
 /** The part of a token its listings show. */
