@@ -82,17 +82,19 @@ export async function restoreSnapshot(ctx: Context, lines: AsyncIterable<string>
   const tables = await describeTables(ctx.db, ctx.dbKind);
   let rows = 0;
   try {
-    await inTransaction(ctx.db, async (trx) => {
+    rows = await inTransaction(ctx.db, async (trx) => {
+      let written = 0;
       await wipeTables(trx, ctx.dbKind, tables);
       for (const table of tables) {
         const entry = data.get(table.name);
         if (entry) {
           await insertRows(trx, table, entry.line.columns, entry.rows);
-          rows += entry.rows.length;
+          written += entry.rows.length;
         }
         const sequence = Number(entry?.line.sequence ?? 0) || 0;
         await writeSequence(trx, ctx.dbKind, table, Math.max(sequence, await maxSerial(trx, table)));
       }
+      return written;
     });
   } catch (err) {
     if (err instanceof ApiError) throw err;

@@ -6,7 +6,7 @@ import { isPostgres } from './transaction.ts';
  * Locks the rows of `table` whose `column` holds one of `values` until the transaction ends, in
  * order of that column: a request that locks what it writes before reading it waits for a
  * concurrent one and then reads what that one committed (a row deleted meanwhile is gone), and
- * transactions that lock several rows this way wait for one another instead of deadlocking (two
+ * transactions that lock several rows in one call wait for one another instead of deadlocking (two
  * clones crossing between two nodes). PostgreSQL only: SQLite's one writer holds the whole
  * database already. Outside a transaction there is nothing to hold a lock for.
  */

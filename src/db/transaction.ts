@@ -17,7 +17,7 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Whether `db` talks to PostgreSQL (the one place outside the dialects that asks). */
+/** Whether `db` talks to PostgreSQL (for code that has a Kysely instance, not the context's `dbKind`). */
 export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -64,11 +64,15 @@ export function transitionMs(ctx: Context, kind: TransitionKind): number | 'manu
   return Math.round(defaultTransitionMs(kind) * ctx.timing.scale);
 }
 
-/** Turns operation handlers into the job handlers that run their phases. */
-export function operationJobs(handlers: readonly OperationHandler[]): JobHandler[] {
+/**
+ * Turns operation handlers into the job handlers that run their phases. `hold` locks what the
+ * operations change (their node) before a phase reads it, as the API's writes do.
+ */
+export function operationJobs(handlers: readonly OperationHandler[], hold?: (job: JobContext) => Promise<void>): JobHandler[] {
   return handlers.map((op) => ({
     kind: op.kind,
     async run(jc) {
+      await hold?.(jc);
       const { trx, ctx, payload, job } = jc;
       const phase = payload.phase as Phase;
       const event = payload.event as OperationEvent | null;
@@ -100,6 +104,7 @@ export function operationJobs(handlers: readonly OperationHandler[]): JobHandler
       }
     },
     async onGiveUp(jc, error) {
+      await hold?.(jc);
       const event = jc.payload.event as OperationEvent | null;
       await op.fail?.(jc, error);
       if (event) await progressEvent(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { admin, newAccount } from '../helpers/accounts.ts';
+import { GLOBAL_GRANT_FLAGS } from '../../src/domain/account/grants.ts';
+import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type Reply, type TestApp } from '../helpers/app.ts';
 import { FIXTURES } from '../helpers/fixtures.ts';
 import { eventsOf } from '../identity/helpers.ts';
@@ -196,6 +197,19 @@ for (const dialect of DIALECTS) {
         ['race-lan'],
         'one VLAN made by twenty creates',
       );
+    });
+
+    test('read-modify-write: parallel grant changes to one user all land, none lost', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const owner = await admin(app);
+      const user = await newUser(app, owner.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+      const replies = await Promise.all(
+        GLOBAL_GRANT_FLAGS.map((flag) => app.request('PUT', url, { token: owner.token, body: { global: { [flag]: true } } })),
+      );
+      assert.deepEqual(tally(replies), { 200: GLOBAL_GRANT_FLAGS.length });
+      const global = (await app.request('GET', url, { token: owner.token })).body.global;
+      for (const flag of GLOBAL_GRANT_FLAGS) assert.equal(global[flag], true, `${flag} was set`);
     });
 
     test('clones crossing between two nodes at once never fail with a 5xx', async (t) => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { type EntityGrantRow, findEntityGrants, putEntityGrant } from './entity-grant.repository.ts';
@@ -44,6 +45,7 @@ async function entityGrants(
 }
 
 async function restrictedUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow | null> {
+  await lockRows(db, 'users', 'username', [username]);
   const user = await findUserByName(db, accountId, username);
   if (!user) throw fail.notFound('User not found');
   return user.restricted === 1 ? user : null;

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
@@ -18,6 +19,8 @@ import { imageRowToImage, imageSecondaryOf, scheduleImageOperation, vendorOfSour
 export async function createImage(ctx: Context, principal: Principal, body: CreateImage): Promise<Image> {
   const scope = scopeOf(principal);
   return inTransaction(ctx.db, async (trx) => {
+    // The disk is held while it is read and captured: a delete of it (or of its node) waits.
+    await lockRows(trx, 'disks', 'id', [body.disk_id]);
     const disk = await findDiskForImage(trx, scope, body.disk_id);
     if (!disk) throw fail.badRequest(`No disk ${body.disk_id} on this account that you may read`, 'disk_id');
     if (disk.status !== 'ready') {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { finished, type Readable } from 'node:stream';
 import type { Context } from '../../context.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
@@ -154,6 +155,8 @@ export async function receiveImageData(ctx: Context, token: string, data: ImageD
   const sizeMb = Math.max(1, Math.ceil(check.uncompressedBytes / MIB));
   try {
     await inTransaction(ctx.db, async (trx) => {
+      // The image first, as its expiry job does: the two take turns instead of deadlocking.
+      await lockRows(trx, 'images', 'num', [upload.image_num]);
       // Another upload may have won, or the upload expired or was deleted while the data streamed.
       if (!(await markUploadReceived(trx, upload.tokenHash, ctx.clock.nowMs()))) {
         throw fail.conflict('This upload URL was used or cancelled while the data arrived; nothing was stored');

@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/row-locks.ts';
 import type { JobContext, JobHandler } from '../../jobs/handler.ts';
 import { type OperationHandler, operationJobs } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
@@ -61,6 +62,8 @@ const expireUpload: JobHandler = {
   kind: IMAGE_UPLOAD_EXPIRE,
   async run(job) {
     const imageId = String(job.payload.imageId);
+    // Data that arrives meanwhile is committed first or finds the image gone, never half of each.
+    await lockRows(job.trx, 'images', 'id', [imageId]);
     const upload = await findUploadOfImage(job.trx, imageId);
     if (!upload) return;
     const row = upload.state === UPLOAD_PENDING ? await findImageOfAccount(job.trx, upload.account_id, imageId) : undefined;

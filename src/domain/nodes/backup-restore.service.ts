@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -31,6 +32,8 @@ export async function restoreBackup(
 ): Promise<void> {
   const scope = scopeOf(principal);
   await inTransaction(ctx.db, async (trx) => {
+    // Both nodes at once, in id order: two restores crossing between two nodes take turns.
+    await lockRows(trx, 'nodes', 'id', [nodeId, body.node_id]);
     const source = await nodeFor(trx, scope, nodeId, 'read_write');
     const backup = await existingBackup(trx, source, backupId);
     if (backup.status !== 'successful') {

@@ -1,4 +1,6 @@
 import type { Context } from '../../context.ts';
+import { lockRows } from '../../db/row-locks.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { setIpAllowance } from '../networking/ip-allowance.service.ts';
 import { existingNode } from './node-faults.service.ts';
 
@@ -12,6 +14,9 @@ export interface NodeIpAllowance {
  * request for more); addresses it already holds beyond a lowered allowance stay. 404 for no such node.
  */
 export async function setNodeIpAllowance(ctx: Context, nodeId: number, publicIpv4: number): Promise<NodeIpAllowance> {
-  const node = await existingNode(ctx.db, nodeId);
-  return { node_id: node.id, ...(await setIpAllowance(ctx.db, node, publicIpv4)) };
+  return inTransaction(ctx.db, async (trx) => {
+    await lockRows(trx, 'nodes', 'id', [nodeId]);
+    const node = await existingNode(trx, nodeId);
+    return { node_id: node.id, ...(await setIpAllowance(trx, node, publicIpv4)) };
+  });
 }

@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/row-locks.ts';
 import type { JobContext } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
@@ -13,6 +14,11 @@ export function jobTarget(job: JobContext) {
     nodeId: Number(job.payload.nodeId),
     now: toTimestamp(job.ctx.clock.nowMs()),
   };
+}
+
+/** Locks the node of an operation's job, so that the job and the API's writes to the node take turns. */
+export function holdNode(job: JobContext): Promise<void> {
+  return lockRows(job.trx, 'nodes', 'id', [Number(job.payload.nodeId)]);
 }
 
 /**

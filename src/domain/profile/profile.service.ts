@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
+import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { actorOf, type Principal } from '../account/principal.ts';
@@ -74,6 +75,7 @@ export async function updateProfile(
   baseUrl: string,
 ): Promise<Profile> {
   return inTransaction(ctx.db, async (trx) => {
+    await lockRows(trx, 'users', 'id', [principal.userId]);
     const current = await findUserById(trx, principal.accountId, principal.userId);
     if (!current) throw fail.unauthorized();
     const problems = problemsOf(changes, current);
