@@ -274,7 +274,7 @@ for (const dialect of DIALECTS) {
         '/v4/images/private%2F1%00',
         '/v4/images/node/debian12%00',
         '/v4/profile/tokens/1%00',
-        '/v4/node/kernels/linode%00',
+        '/v4/node/kernels/node%2Fgrub2%00',
       ]) {
         const res = await app.request('GET', url);
         assert.equal(res.status, 404, `${url}: ${JSON.stringify(res.body)}`);
