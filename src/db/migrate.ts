@@ -4,6 +4,7 @@ import * as platform from './migrations/0001-platform.ts';
 import * as compute from './migrations/0002-compute.ts';
 import * as operator from './migrations/0003-operator.ts';
 import * as ipAllowances from './migrations/0004-ip-allowances.ts';
+import * as bootstrapTokenPrefixes from './migrations/0005-bootstrap-token-prefixes.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -16,6 +17,7 @@ const STEPS: Record<string, Step> = {
   '0002-compute': compute,
   '0003-operator': operator,
   '0004-ip-allowances': ipAllowances,
+  '0005-bootstrap-token-prefixes': bootstrapTokenPrefixes,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import * as bootstrapTokenPrefixes from '../../src/db/migrations/0005-bootstrap-token-prefixes.ts';
+import type { MigrationDb } from '../../src/db/migrations/schema-helpers.ts';
 import { ensureBootstrap } from '../../src/domain/account/bootstrap.ts';
 import { toTimestamp } from '../../src/time/timestamp.ts';
 import { admin, newAccount, newUser, tokenFor } from '../helpers/accounts.ts';
@@ -76,6 +78,32 @@ for (const dialect of DIALECTS) {
       assert.equal((await ensureBootstrap(app.runtime.ctx, ADMIN_TOKEN)).kind, 'existing');
       const list = await app.request('GET', '/v4/profile/tokens');
       assert.equal(list.body.data[0].token, ADMIN_TOKEN.slice(0, ADMIN_TOKEN.length - 32));
+    });
+
+    test('a migration takes away the prefixes older versions stored for bootstrap tokens (maybe whole short tokens)', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const db = app.runtime.ctx.db;
+      const me = await admin(app);
+      // As an older version stored a 16-character bootstrap token that a later start replaced.
+      const old = await db
+        .insertInto('tokens')
+        .values({
+          account_id: me.accountId,
+          user_id: me.userId,
+          label: 'bootstrap',
+          scopes: '*',
+          token_hash: 'f'.repeat(64),
+          token_prefix: 'old-short-token!',
+          created: '2026-01-01T00:00:00',
+          expiry: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // The app ran its migrations before the row existed: run this one again, as an upgrade would.
+      await bootstrapTokenPrefixes.up(db as unknown as MigrationDb, app.runtime.ctx.dbKind);
+      const listed = await app.request('GET', `/v4/profile/tokens/${old.id}`);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.token, '');
     });
 
     test('list filters on label and pages', async (t) => {

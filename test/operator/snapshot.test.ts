@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(header, {
         format: 'cumulo-snapshot',
         format_version: 1,
-        migrations: ['0001-platform', '0002-compute', '0003-operator', '0004-ip-allowances'],
+        migrations: ['0001-platform', '0002-compute', '0003-operator', '0004-ip-allowances', '0005-bootstrap-token-prefixes'],
         blobs: 'by-key',
       });
       const tables = rest
