@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/node-faults.service.ts';
+import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/lifecycle/node-faults.service.ts';
 import {
   FaultsSchema,
   MaintenanceSchema,

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/node-faults.service.ts';
+import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/lifecycle/node-faults.service.ts';
 import { fail } from '../errors.ts';
 import type { Command } from './main.ts';
 import { text, tool, type Values } from './tool.ts';

@@ -1,9 +1,9 @@
 import { imageJobs } from '../domain/images/image.jobs.ts';
-import { backupJobs, backupOperations } from '../domain/nodes/backup.jobs.ts';
-import { cloneOperation } from '../domain/nodes/clone.jobs.ts';
-import { diskOperations } from '../domain/nodes/disk.jobs.ts';
+import { backupJobs, backupOperations } from '../domain/nodes/backups/backup.jobs.ts';
+import { cloneOperation } from '../domain/nodes/clones/clone.jobs.ts';
+import { diskOperations } from '../domain/nodes/disks/disk.jobs.ts';
+import { nodeChangeOperations } from '../domain/nodes/lifecycle/node-change.jobs.ts';
 import { holdNode, nodeOperations } from '../domain/nodes/node.jobs.ts';
-import { nodeChangeOperations } from '../domain/nodes/node-change.jobs.ts';
 import { tokenJobs } from '../domain/profile/token.jobs.ts';
 import type { JobHandler } from './handler.ts';
 import { operationJobs } from './operation.ts';

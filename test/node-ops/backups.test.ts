@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { automaticBackupsToDrop, nextBackupAt, nextWindowStart } from '../../src/domain/nodes/backup-schedule.ts';
+import { automaticBackupsToDrop, nextBackupAt, nextWindowStart } from '../../src/domain/nodes/backups/backup-schedule.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import {

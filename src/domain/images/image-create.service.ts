@@ -6,7 +6,7 @@ import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
-import { findDiskForImage } from '../nodes/disk-for-image.ts';
+import { findDiskForImage } from '../nodes/disks/disk-for-image.ts';
 import { IMAGE_CREATE } from './image.jobs.ts';
 import { insertPrivateImage } from './image.repository.ts';
 import type { CreateImage, Image } from './image.schema.ts';

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
 import { ensureVlan } from '../networking/vlan.repository.ts';
-import type { Interface, InterfaceBody } from './config.schema.ts';
+import type { Interface, InterfaceBody } from './configs/config.schema.ts';
 
 const VLAN_LABEL = /^[a-zA-Z0-9-]{1,64}$/;
 export const VLAN_CAPABILITY = 'Vlans';

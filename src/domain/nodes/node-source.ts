@@ -4,12 +4,12 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
-import type { Interface } from './config.schema.ts';
-import { addConfig } from './config.service.ts';
-import { addDisk } from './disk.service.ts';
+import { type BackupSource, deployBackup, resolveBackupSource } from './backups/node-backup-source.ts';
+import type { Interface } from './configs/config.schema.ts';
+import { addConfig } from './configs/config.service.ts';
+import { addDisk } from './disks/disk.service.ts';
 import type { NodeRow } from './node.repository.ts';
 import type { CreateNode } from './node.schema.ts';
-import { type BackupSource, deployBackup, resolveBackupSource } from './node-backup-source.ts';
 import { checkDeployment, type Deployment, recordDeployment } from './node-deploy.ts';
 
 export const DEFAULT_SWAP_MB = 512;

@@ -3,7 +3,7 @@ import type { JobContext } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
-import { markNodeDisksReady } from './disk.repository.ts';
+import { markNodeDisksReady } from './disks/disk.repository.ts';
 import { releaseNode } from './node.repository.ts';
 import { NODE_OPS } from './node-operations.ts';
 

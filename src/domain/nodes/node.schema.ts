@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { INT32_MAX, IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
-import { Interfaces } from './config.schema.ts';
+import { Interfaces } from './configs/config.schema.ts';
 
 export const NODE_STATUSES = [
   'running',

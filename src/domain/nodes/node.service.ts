@@ -13,7 +13,7 @@ import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { deleteAddressesOfNode, findAddressTextsOfNodes } from '../networking/ip-address.repository.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
-import { type DiskRow, findDisks } from './disk.repository.ts';
+import { type DiskRow, findDisks } from './disks/disk.repository.ts';
 import { deleteNodeRow, listNodes, type NodeRow, type NodeViewRow, updateNodeRow } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';

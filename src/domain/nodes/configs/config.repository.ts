@@ -1,0 +1,66 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../../db/database.ts';
+import type { FilterSpec } from '../../../db/filter.ts';
+import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
+import type { ConfigTable } from './config.table.ts';
+
+export type ConfigRow = Selectable<ConfigTable>;
+
+const FILTER: FilterSpec = {
+  fields: { label: { column: 'configs.label', type: 'string' } },
+  defaultOrder: { column: 'configs.id', direction: 'asc' },
+  tiebreak: 'configs.id',
+};
+
+function configsOf(db: Kysely<Database>, accountId: number, nodeId: number) {
+  return db
+    .selectFrom('configs')
+    .selectAll('configs')
+    .where('configs.account_id', '=', accountId)
+    .where('configs.node_id', '=', nodeId);
+}
+
+export function listConfigs(
+  db: Kysely<Database>,
+  accountId: number,
+  nodeId: number,
+  request: PageRequest,
+): Promise<Page<ConfigRow>> {
+  return paginate(configsOf(db, accountId, nodeId), request, FILTER);
+}
+
+export function findConfigs(db: Kysely<Database>, accountId: number, nodeId: number): Promise<ConfigRow[]> {
+  return configsOf(db, accountId, nodeId).orderBy('configs.id').execute();
+}
+
+export function findConfig(db: Kysely<Database>, accountId: number, nodeId: number, id: number): Promise<ConfigRow | undefined> {
+  return configsOf(db, accountId, nodeId).where('configs.id', '=', id).executeTakeFirst();
+}
+
+export function insertConfig(db: Kysely<Database>, values: Insertable<ConfigTable>): Promise<ConfigRow> {
+  return db.insertInto('configs').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateConfigRow(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<ConfigTable>,
+): Promise<ConfigRow> {
+  return db
+    .updateTable('configs')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteConfigRow(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
+  await db.deleteFrom('configs').where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** Removes every config of a node (a rebuild or an overwriting restore starts from none). */
+export async function deleteConfigsOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
+  await db.deleteFrom('configs').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+}

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { Context } from '../../../context.ts';
+import type { Database } from '../../../db/database.ts';
+import { fail } from '../../../errors.ts';
+import type { AccountScope } from '../../account/principal.ts';
+import { findAddressesOfNodes } from '../../networking/ip-address.repository.ts';
+import type { NodeRow } from '../node.repository.ts';
+import { nodeFor } from '../node-access.ts';
+import type { NodeStats, NodeTransfer, NodeTransferMonth } from './node-stats.schema.ts';
+import { BUCKET_MS, GIB, type Series, type StatsProfile, seriesPoints, transferBytes } from './node-stats.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+async function profileOf(db: Kysely<Database>, ctx: Context, node: NodeRow): Promise<StatsProfile> {
+  const type = ctx.catalog.type(node.type);
+  const addresses = await findAddressesOfNodes(db, node.account_id, [node.id], 'ipv4');
+  return {
+    nodeId: node.id,
+    vcpus: type?.vcpus ?? 1,
+    networkOutMbps: type?.network_out ?? 1000,
+    transferGb: type?.transfer ?? 0,
+    privateNetwork: addresses.some((a) => a.public === 0),
+  };
+}
+
+function createdMs(node: NodeRow): number {
+  return Date.parse(`${node.created}Z`);
+}
+
+/** A calendar month (UTC); one that has not begun is a 400: there is nothing to report yet. */
+function monthRange(year: number, month: number, nowMs: number): { start: number; end: number } {
+  const start = Date.UTC(year, month - 1, 1);
+  if (start > nowMs)
+    throw fail.badRequest(`${year}-${String(month).padStart(2, '0')} is in the future; ask for a past or the current month`);
+  return { start, end: Date.UTC(year, month, 1) };
+}
+
+function stats(p: StatsProfile, title: string, fromMs: number, toMs: number, stepMs: number): NodeStats {
+  const points = (s: Series) => seriesPoints(p, s, fromMs, toMs, stepMs);
+  return {
+    cpu: points('cpu'),
+    io: { io: points('io'), swap: points('swap') },
+    netv4: {
+      in: points('v4_in'),
+      out: points('v4_out'),
+      private_in: points('v4_private_in'),
+      private_out: points('v4_private_out'),
+    },
+    netv6: {
+      in: points('v6_in'),
+      out: points('v6_out'),
+      private_in: points('v6_private_in'),
+      private_out: points('v6_private_out'),
+    },
+    title,
+  };
+}
+
+/** The past 24 hours in five-minute averages, none from before the node existed. */
+export async function getNodeStats(ctx: Context, scope: AccountScope, nodeId: number): Promise<NodeStats> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const now = ctx.clock.nowMs();
+  const title = `${node.label} (node${node.id}) - day (5 min avg)`;
+  return stats(await profileOf(ctx.db, ctx, node), title, Math.max(createdMs(node), now - DAY_MS), now, BUCKET_MS);
+}
+
+/** A past month in hourly averages, or for the current month the past 30 days; empty before the node existed. */
+export async function getNodeStatsForMonth(
+  ctx: Context,
+  scope: AccountScope,
+  nodeId: number,
+  year: number,
+  month: number,
+): Promise<NodeStats> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const now = ctx.clock.nowMs();
+  const { start, end } = monthRange(year, month, now);
+  const [from, to] = end > now ? [now - 30 * DAY_MS, now] : [start, end];
+  const title = `${node.label} (node${node.id}) - month (1 hour avg)`;
+  return stats(await profileOf(ctx.db, ctx, node), title, Math.max(createdMs(node), from), to, HOUR_MS);
+}
+
+async function monthTransfer(ctx: Context, node: NodeRow, start: number, end: number) {
+  const from = Math.max(start, createdMs(node));
+  const to = Math.min(end, ctx.clock.nowMs());
+  return from < to ? transferBytes(await profileOf(ctx.db, ctx, node), from, to) : { in: 0, out: 0 };
+}
+
+/**
+ * This month's transfer: `used` is the public outbound traffic in bytes (inbound is not counted),
+ * `quota` the GiB the node adds to the pool (its type's transfer, prorated from its creation), and
+ * `billable` the GiB used beyond it.
+ */
+export async function getNodeTransfer(ctx: Context, scope: AccountScope, nodeId: number): Promise<NodeTransfer> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const now = new Date(ctx.clock.nowMs());
+  const { start, end } = monthRange(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getTime());
+  const used = (await monthTransfer(ctx, node, start, end)).out;
+  const share = (end - Math.max(start, createdMs(node))) / (end - start);
+  const quota = Math.ceil((ctx.catalog.type(node.type)?.transfer ?? 0) * Math.min(1, share));
+  return { used, quota, billable: Math.max(0, Math.ceil(used / GIB - quota)) };
+}
+
+/** Public traffic of a past or the current month, in bytes; zero before the node existed. */
+export async function getNodeTransferForMonth(
+  ctx: Context,
+  scope: AccountScope,
+  nodeId: number,
+  year: number,
+  month: number,
+): Promise<NodeTransferMonth> {
+  const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  const { start, end } = monthRange(year, month, ctx.clock.nowMs());
+  const bytes = await monthTransfer(ctx, node, start, end);
+  return { bytes_in: bytes.in, bytes_out: bytes.out, bytes_total: bytes.in + bytes.out };
+}
