@@ -5,6 +5,7 @@ import { eventRoutes } from './domain/events/event.routes.ts';
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
+import { nodeIpRoutes } from './domain/networking/node-ip.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { backupRoutes } from './domain/nodes/backups/backup.routes.ts';
 import { cloneRoutes } from './domain/nodes/clones/clone.routes.ts';
@@ -14,7 +15,6 @@ import { nodeChangeRoutes } from './domain/nodes/lifecycle/node-change.routes.ts
 import { nodeLifecycleRoutes } from './domain/nodes/lifecycle/node-lifecycle.routes.ts';
 import { nodeRoutes } from './domain/nodes/node.routes.ts';
 import { nodeFirewallRoutes } from './domain/nodes/node-firewall.routes.ts';
-import { nodeIpRoutes } from './domain/nodes/node-ip.routes.ts';
 import { nodeStatsRoutes } from './domain/nodes/stats/node-stats.routes.ts';
 import { profileRoutes } from './domain/profile/profile.routes.ts';
 import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { setNodeIpAllowance } from '../domain/nodes/node-ip-allowance.service.ts';
+import { setNodeIpAllowance } from '../domain/networking/node-ip-allowance.service.ts';
 import { IpAllowanceBody, IpAllowanceSchema, NodeParams } from './admin.schema.ts';
 
 /** What the operator grants on request (a support ticket's answer): more public IPv4 addresses for a node. */

@@ -5,8 +5,8 @@ import type { RegionStatus } from '../admin/operator-state.ts';
 
 import { advanceJob, advanceTransition, listTransitions, setTransition, transitionChange } from '../admin/transitions.service.ts';
 import type { Context } from '../context.ts';
+import { setNodeIpAllowance } from '../domain/networking/node-ip-allowance.service.ts';
 import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/lifecycle/node-faults.service.ts';
-import { setNodeIpAllowance } from '../domain/nodes/node-ip-allowance.service.ts';
 import { fail } from '../errors.ts';
 import { json } from './admin-state-commands.ts';
 import type { Command } from './main.ts';

@@ -9,8 +9,8 @@ import { grantToCreator } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT, RegionDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
-import { allocateAddress } from '../networking/ipam.ts';
-import { setEntityTags } from '../tags/tag.repository.ts';
+import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
+import { setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
@@ -56,21 +56,6 @@ function defaultAlerts(type: NodeTypeDataT) {
     alerts_network_out: 10,
     alerts_transfer_quota: 80,
   };
-}
-
-/** One public IPv4 and a SLAAC IPv6 address for every node, and a private IPv4 when asked for; returns the SLAAC address. */
-export async function allocateNodeAddresses(
-  db: Kysely<Database>,
-  ctx: Context,
-  node: NodeRow,
-  region: RegionDataT,
-  privateIp: boolean,
-): Promise<string> {
-  const spec = { accountId: node.account_id, nodeId: node.id, region };
-  await allocateAddress(db, ctx, { ...spec, pool: 'public-ipv4' });
-  const slaac = await allocateAddress(db, ctx, { ...spec, pool: 'slaac' });
-  if (privateIp) await allocateAddress(db, ctx, { ...spec, pool: 'private-ipv4' });
-  return slaac.address;
 }
 
 /** A node about to be inserted: where, what, and the status and operation it starts in. */
@@ -127,9 +112,9 @@ export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: A
   if (!inserted) throw fail.badRequest(`Label must be unique among your nodes: ${spec.label} is taken`, 'label');
   let node =
     spec.label === undefined ? await assignDefaultLabel(db, inserted, defaultLabelBase(spec.vendor, spec.region.id)) : inserted;
-  const ipv6 = await allocateNodeAddresses(db, ctx, node, spec.region, spec.privateIp);
+  const ipv6 = await giveNodeAddresses(db, ctx, { accountId: node.account_id, nodeId: node.id }, spec.region, spec.privateIp);
   node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
-  if (spec.tags.length) await setEntityTags(db, node.account_id, 'node', node.id, spec.tags, now);
+  if (spec.tags.length) await setTags(db, node.account_id, 'node', node.id, spec.tags, now);
   await grantToCreator(db, scope, 'node', node.id);
   return spec.backupsEnabled ? startAutomaticBackups(db, ctx, node) : node;
 }

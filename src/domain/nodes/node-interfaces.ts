@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
-import { ensureVlan } from '../networking/vlan.repository.ts';
+import { attachVlan } from '../networking/node-addresses.service.ts';
 import type { Interface, InterfaceBody } from './configs/config.schema.ts';
 
 const VLAN_LABEL = /^[a-zA-Z0-9-]{1,64}$/;
@@ -73,6 +73,6 @@ export async function attachVlans(
   now: string,
 ): Promise<void> {
   for (const iface of interfaces) {
-    if (iface.purpose === 'vlan' && iface.label) await ensureVlan(db, { accountId, region, label: iface.label, created: now });
+    if (iface.purpose === 'vlan' && iface.label) await attachVlan(db, { accountId, region, label: iface.label, created: now });
   }
 }

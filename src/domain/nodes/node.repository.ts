@@ -5,7 +5,7 @@ import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
-import { tagsFilterField } from '../tags/tag.repository.ts';
+import { tagsFilterField } from '../tags/tag-filter.ts';
 import type { NodeTable } from './node.table.ts';
 
 export type NodeRow = Selectable<NodeTable>;

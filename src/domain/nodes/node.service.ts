@@ -10,9 +10,9 @@ import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { keepAutomaticImage } from '../images/automatic-image.service.ts';
-import { deleteAddressesOfNode, findAddressTextsOfNodes } from '../networking/ip-address.repository.ts';
+import { addressTextsOfNodes, releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
-import { deleteEntityTags, findTagsOf, setEntityTags } from '../tags/tag.repository.ts';
+import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
 import { type DiskRow, findDisks } from './disks/disk.repository.ts';
 import { deleteNodeRow, listNodes, type NodeRow, type NodeViewRow, updateNodeRow } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
@@ -74,9 +74,9 @@ export async function toNodes(
   rows: readonly NodeViewRow[],
 ): Promise<Node[]> {
   const ids = rows.map((r) => r.id);
-  const tags = await findTagsOf(db, accountId, 'node', ids);
+  const tags = await tagsOf(db, accountId, 'node', ids);
   const ipv4 = new Map<number, string[]>(ids.map((id) => [id, []]));
-  for (const address of await findAddressTextsOfNodes(db, accountId, ids, 'ipv4')) {
+  for (const address of await addressTextsOfNodes(db, accountId, ids, 'ipv4')) {
     if (address.node_id !== null) ipv4.get(address.node_id)?.push(address.address);
   }
   return rows.map((row) =>
@@ -111,10 +111,10 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const now = toTimestamp(ctx.clock.nowMs());
     if (body.tags !== undefined) {
-      const current = (await findTagsOf(trx, node.account_id, 'node', [node.id])).get(node.id) ?? [];
+      const current = (await tagsOf(trx, node.account_id, 'node', [node.id])).get(node.id) ?? [];
       if (!sameTags(current, body.tags)) {
         if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-        await setEntityTags(trx, node.account_id, 'node', node.id, body.tags, now);
+        await setTags(trx, node.account_id, 'node', node.id, body.tags, now);
       }
     }
     if (body.label !== undefined && body.label !== node.label) await assertLabelFree(trx, node.account_id, body.label, node.id);
@@ -157,8 +157,8 @@ export async function deleteNode(ctx: Context, principal: Principal, nodeId: num
         createdBy: principal.username,
       });
     }
-    await deleteAddressesOfNode(trx, node.account_id, node.id);
-    await deleteEntityTags(trx, node.account_id, 'node', node.id);
+    await releaseNodeAddresses(trx, { accountId: node.account_id, nodeId: node.id });
+    await removeTags(trx, node.account_id, 'node', node.id);
     await revokeEntityGrants(trx, node.account_id, 'node', node.id);
     if (node.stackscript_id !== null) await releaseStackScriptDeployment(trx, node.stackscript_id);
     await deleteNodeRow(trx, node.account_id, node.id);

@@ -1,7 +1,5 @@
-import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { escapeLike, type FilterField } from '../../db/filter.ts';
-import { fail } from '../../errors.ts';
 
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume';
 
@@ -68,24 +66,4 @@ export async function deleteEntityTags(
     .where('entity_type', '=', entityType)
     .where('entity_id', '=', entityId)
     .execute();
-}
-
-/** An X-Filter field `tags` for a collection: equality means "carries this tag", +contains matches part of one. */
-export function tagsFilterField(entityType: TaggedEntityType, idColumn: string): FilterField {
-  return {
-    column: idColumn,
-    type: 'string',
-    sortable: false,
-    custom(op, value): RawBuilder<SqlBool> {
-      const carries = (condition: RawBuilder<SqlBool>) =>
-        sql<SqlBool>`exists (select 1 from entity_tags et where et.entity_type = ${entityType} and et.entity_id = ${sql.ref(idColumn)} and ${condition})`;
-      if (op === 'eq') return carries(sql<SqlBool>`et.tag = ${value}`);
-      if (op === 'neq') return sql<SqlBool>`not ${carries(sql<SqlBool>`et.tag = ${value}`)}`;
-      if (op === 'contains') {
-        const pattern = `%${escapeLike(String(value).toLowerCase())}%`;
-        return carries(sql<SqlBool>`lower(et.tag) like ${pattern} escape '\\'`);
-      }
-      throw fail.badRequest('tags can be compared for equality, +neq or +contains only', 'X-Filter');
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { loadGlobalGrants } from '../../account/user.service.ts';
 import type { NodeTypeDataT, RegionDataT } from '../../catalog/catalog.ts';
-import { findTagsOf, setEntityTags } from '../../tags/tag.repository.ts';
+import { setTags, tagsOf } from '../../tags/tag.service.ts';
 import { captureNode, contentSize, type NodeContent, writeContent } from '../backups/backup-content.ts';
 import { assertDiskSpace } from '../disks/disk.service.ts';
 import { findNode, type NodeRow } from '../node.repository.ts';
@@ -80,7 +80,7 @@ async function claimTarget(
   need: number,
 ): Promise<{ node: NodeRow; returnsTo: string }> {
   const busy = { busy: CLONE_BUSY, status: 'cloning' as const, updated: toTimestamp(ctx.clock.nowMs()) };
-  const tags = (await findTagsOf(db, source.account_id, 'node', [source.id])).get(source.id) ?? [];
+  const tags = (await tagsOf(db, source.account_id, 'node', [source.id])).get(source.id) ?? [];
   if (target.kind === 'new') {
     if (need > target.type.disk) {
       throw fail.badRequest(`Type ${target.type.id} has ${target.type.disk} MB of disk; the clone needs ${need} MB`, 'type');
@@ -107,8 +107,8 @@ async function claimTarget(
   if (node.id === source.id) throw fail.badRequest('A node cannot be cloned onto itself', 'node_id');
   await claimSettledNode(db, node, busy);
   await assertDiskSpace(db, ctx, node, need, 'node_id');
-  const current = (await findTagsOf(db, node.account_id, 'node', [node.id])).get(node.id) ?? [];
-  await setEntityTags(db, node.account_id, 'node', node.id, [...current, ...tags], busy.updated);
+  const current = (await tagsOf(db, node.account_id, 'node', [node.id])).get(node.id) ?? [];
+  await setTags(db, node.account_id, 'node', node.id, [...current, ...tags], busy.updated);
   return { node, returnsTo: node.status };
 }
 

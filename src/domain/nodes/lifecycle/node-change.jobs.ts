@@ -2,13 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.ts';
 import type { JobContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
-import { deleteAddressesOfNode, findAddressesOfNodes } from '../../networking/ip-address.repository.ts';
+import { moveNodeAddresses } from '../../networking/node-addresses.service.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import { findDisks, markNodeDisksReady, updateDiskRow } from '../disks/disk.repository.ts';
 import { jobTarget, nodeTransition } from '../node.jobs.ts';
 import { findNode, type NodeRow, updateNodeRow } from '../node.repository.ts';
-import { allocateNodeAddresses } from '../node-create.service.ts';
 import { attachVlans } from '../node-interfaces.ts';
 import { NODE_OPS } from '../node-operations.ts';
 import { RESIZING_STATUS } from './resize.service.ts';
@@ -46,15 +45,7 @@ async function moveRegion(job: JobContext): Promise<void> {
   const region = typeof job.payload.region === 'string' ? job.ctx.catalog.region(job.payload.region) : undefined;
   const node = await findNode(job.trx, accountId, nodeId);
   if (!region || !node) return;
-  const addresses = await findAddressesOfNodes(job.trx, accountId, [nodeId], 'ipv4');
-  await deleteAddressesOfNode(job.trx, accountId, nodeId);
-  const ipv6 = await allocateNodeAddresses(
-    job.trx,
-    job.ctx,
-    node,
-    region,
-    addresses.some((a) => a.public === 0),
-  );
+  const ipv6 = await moveNodeAddresses(job.trx, job.ctx, { accountId, nodeId }, region);
   for (const config of await findConfigs(job.trx, accountId, nodeId)) {
     await attachVlans(job.trx, accountId, region.id, JSON.parse(config.interfaces) as Interface[], now);
   }

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { fail } from '../../../errors.ts';
 import type { AccountScope } from '../../account/principal.ts';
-import { findAddressesOfNodes } from '../../networking/ip-address.repository.ts';
+import { addressesOfNodes } from '../../networking/node-addresses.service.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { nodeFor } from '../node-access.ts';
 import type { NodeStats, NodeTransfer, NodeTransferMonth } from './node-stats.schema.ts';
@@ -14,7 +14,7 @@ const DAY_MS = 24 * HOUR_MS;
 
 async function profileOf(db: Kysely<Database>, ctx: Context, node: NodeRow): Promise<StatsProfile> {
   const type = ctx.catalog.type(node.type);
-  const addresses = await findAddressesOfNodes(db, node.account_id, [node.id], 'ipv4');
+  const addresses = await addressesOfNodes(db, node.account_id, [node.id], 'ipv4');
   return {
     nodeId: node.id,
     vcpus: type?.vcpus ?? 1,

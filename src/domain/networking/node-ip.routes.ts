@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/access.ts';
 import { Empty } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
-import { IpAddressSchema } from '../networking/ip-address.schema.ts';
-import { readNodes, tags, writeNodes } from './node.routes.ts';
-import { NodeParams } from './node.schema.ts';
+import { readNodes, tags, writeNodes } from '../nodes/node.routes.ts';
+import { NodeParams } from '../nodes/node.schema.ts';
+import { IpAddressSchema } from './ip-address.schema.ts';
 import { AllocateIpBody, NodeIpParams, NodeIpsSchema, UpdateIpBody } from './node-ip.schema.ts';
 import { addNodeIp, getNodeIp, getNodeIps, removeNodeIp, updateNodeIp } from './node-ip.service.ts';
 

@@ -6,24 +6,18 @@ import { fail } from '../../errors.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
+import type { NodeRow } from '../nodes/node.repository.ts';
+import { nodeEntity, nodeFor } from '../nodes/node-access.ts';
 import {
   deleteAddress,
   findAddressesOfNodes,
   findNodeAddress,
   type IpAddressRow,
   updateAddressRdns,
-} from '../networking/ip-address.repository.ts';
-import type { IpAddress } from '../networking/ip-address.schema.ts';
-import {
-  canonicalAddress,
-  ipRowToIpAddress,
-  linkLocalAddress,
-  publicIpv4,
-  slaacAddress,
-} from '../networking/ip-address.service.ts';
-import { allocateNodeIpv4 } from '../networking/ip-allowance.service.ts';
-import type { NodeRow } from './node.repository.ts';
-import { nodeEntity, nodeFor } from './node-access.ts';
+} from './ip-address.repository.ts';
+import type { IpAddress } from './ip-address.schema.ts';
+import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
+import { allocateNodeIpv4 } from './ip-allowance.service.ts';
 import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
 
 async function addressesOf(db: Kysely<Database>, node: NodeRow): Promise<IpAddressRow[]> {

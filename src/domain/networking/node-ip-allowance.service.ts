@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { setIpAllowance } from '../networking/ip-allowance.service.ts';
-import { existingNode } from './lifecycle/node-faults.service.ts';
+import { existingNode } from '../nodes/lifecycle/node-faults.service.ts';
+import { setIpAllowance } from './ip-allowance.service.ts';
 
 export interface NodeIpAllowance {
   node_id: number;

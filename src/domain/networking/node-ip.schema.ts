@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
-import { Ipv6AddressSchema, PrivateIpv4Schema, PublicIpv4Schema } from '../networking/ip-address.schema.ts';
+import { Ipv6AddressSchema, PrivateIpv4Schema, PublicIpv4Schema } from './ip-address.schema.ts';
 
 /** A node's addresses by kind. `global` is the IPv6 range routed to the node: null while it has none. */
 export const NodeIpsSchema = Type.Object({
