@@ -5,6 +5,7 @@ import { eventRoutes } from './domain/events/event.routes.ts';
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
+import { networkingRoutes } from './domain/networking/networking.routes.ts';
 import { nodeIpRoutes } from './domain/networking/node-ip.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { backupRoutes } from './domain/nodes/backups/backup.routes.ts';
@@ -41,6 +42,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(diskRoutes);
   await app.register(nodeIpRoutes);
   await app.register(nodeFirewallRoutes);
+  await app.register(networkingRoutes);
   await app.register(backupRoutes);
   await app.register(cloneRoutes);
   await app.register(nodeChangeRoutes);

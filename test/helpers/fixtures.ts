@@ -127,6 +127,7 @@ export const VALID_BODIES: Record<string, unknown> = {
   resizeDisk: { size: 2048 },
   resetDiskPassword: { password: 'matrix-pass-1' },
   addNodeIP: { type: 'ipv4', public: true },
+  allocateIP: { type: 'ipv4', public: true, node_id: 1 },
   createSnapshot: { label: 'matrix' },
   restoreBackup: { node_id: 1 },
   resizeNodeInstance: { type: 'g6-standard-2' },

@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
       assert.equal(ipv6.link_local.address.split(':').slice(-4).join(':'), ipv6.slaac.address.split(':').slice(-4).join(':'));
       assert.match(ipv6.link_local.address, /^fe80::/);
       assert.equal(ipv6.link_local.public, false);
-      assert.equal(ipv6.global, null);
+      assert.deepEqual(ipv6.global, [], 'no IPv6 range is routed to the node: an empty list');
     });
 
     test('allocate a public address (once the operator allows it) or one private address; view, rdns and remove them, with events', async (t) => {

@@ -1,5 +1,9 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo } from '../../db/grant-scope.ts';
+import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import type { AccountScope } from '../account/principal.ts';
 import type { IpAddressTable } from './ip-address.table.ts';
 
 export type IpAddressRow = Selectable<IpAddressTable>;
@@ -57,6 +61,43 @@ export async function insertAddressIfFree(
     .values(values)
     .onConflict((oc) => oc.doNothing())
     .returningAll()
+    .executeTakeFirst();
+}
+
+const FILTER: FilterSpec = {
+  fields: { region: { column: 'ip_addresses.region', type: 'string' } },
+  defaultOrder: { column: 'ip_addresses.region', direction: 'asc' },
+  tiebreak: 'ip_addresses.address',
+};
+
+/** The account's addresses; a restricted user sees only those of nodes it holds a grant on. */
+function visibleAddresses(db: Kysely<Database>, scope: AccountScope) {
+  return db
+    .selectFrom('ip_addresses')
+    .selectAll('ip_addresses')
+    .where('ip_addresses.account_id', '=', scope.accountId)
+    .where(grantedTo(scope, 'node', 'ip_addresses.node_id'));
+}
+
+/** The public addresses the scope sees (public IPv4 and SLAAC IPv6), by region and address. */
+export function listPublicAddresses(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  request: PageRequest,
+): Promise<Page<IpAddressRow>> {
+  return paginate(visibleAddresses(db, scope).where('ip_addresses.public', '=', 1), request, FILTER);
+}
+
+/** One address the scope sees, in canonical form; private addresses repeat across regions, the first region's wins. */
+export async function findVisibleAddress(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  address: string,
+): Promise<IpAddressRow | undefined> {
+  return visibleAddresses(db, scope)
+    .where('ip_addresses.address', '=', address)
+    .orderBy('ip_addresses.region')
+    .limit(sql.lit(1))
     .executeTakeFirst();
 }
 

@@ -2,8 +2,9 @@ import { type Static, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
 import { Ipv6AddressSchema, PrivateIpv4Schema, PublicIpv4Schema } from './ip-address.schema.ts';
+import { Ipv6RangeSchema } from './ipv6.schema.ts';
 
-/** A node's addresses by kind. `global` is the IPv6 range routed to the node: null while it has none. */
+/** A node's addresses by kind. `global` lists the IPv6 ranges routed to the node (clients read a list). */
 export const NodeIpsSchema = Type.Object({
   ipv4: Type.Object({
     public: Type.Array(PublicIpv4Schema),
@@ -14,9 +15,7 @@ export const NodeIpsSchema = Type.Object({
   ipv6: Type.Object({
     link_local: Ipv6AddressSchema,
     slaac: Ipv6AddressSchema,
-    global: Nullable(
-      Type.Object({ range: Type.String(), prefix: Type.Integer(), region: Type.String(), route_target: Nullable(Type.String()) }),
-    ),
+    global: Type.Array(Ipv6RangeSchema),
   }),
 });
 export type NodeIps = Static<typeof NodeIpsSchema>;

@@ -3,21 +3,13 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
-import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
-import { recordEvent } from '../events/event.service.ts';
-import type { EventAction } from '../events/event-kinds.ts';
+import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeRow } from '../nodes/node.repository.ts';
-import { nodeEntity, nodeFor } from '../nodes/node-access.ts';
-import {
-  deleteAddress,
-  findAddressesOfNodes,
-  findNodeAddress,
-  type IpAddressRow,
-  updateAddressRdns,
-} from './ip-address.repository.ts';
+import { nodeFor } from '../nodes/node-access.ts';
+import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
 import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
-import { allocateNodeIpv4 } from './ip-allowance.service.ts';
+import { addIpv4, ipEvent, setRdns } from './ip-address-writes.ts';
 import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
 
 async function addressesOf(db: Kysely<Database>, node: NodeRow): Promise<IpAddressRow[]> {
@@ -43,23 +35,16 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
       shared: [],
       reserved: [],
     },
-    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: null },
+    // No IPv6 range can be routed to a node yet: ranges are an operator action still to come.
+    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: [] },
   };
-}
-
-async function ipEvent(db: Kysely<Database>, ctx: Context, actor: Actor, node: NodeRow, action: EventAction, row: IpAddressRow) {
-  await recordEvent(db, ctx, actor, { action, entity: nodeEntity(node), message: row.address });
 }
 
 /** Adds an IPv4 address to the node: a public one within its allowance, or its one private address. */
 export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<IpAddress> {
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
-    const region = ctx.catalog.region(node.region);
-    if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
-    const row = await allocateNodeIpv4(trx, ctx, { accountId: node.account_id, nodeId: node.id, region, public: body.public });
-    await ipEvent(trx, ctx, actorOf(principal), node, 'node_addip', row);
-    return ipRowToIpAddress(row);
+    return addIpv4(trx, ctx, actorOf(principal), node, body.public);
   });
 }
 
@@ -95,12 +80,8 @@ export async function updateNodeIp(
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const found = await nodeAddress(trx, node, address);
-    if (found.linkLocal || found.row.public !== 1) {
-      throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
-    }
-    const row = rdns === undefined ? found.row : await updateAddressRdns(trx, found.row, rdns);
-    await ipEvent(trx, ctx, actorOf(principal), node, 'ipaddress_update', row);
-    return ipRowToIpAddress(row);
+    if (found.linkLocal) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
+    return setRdns(trx, ctx, actorOf(principal), node, found.row, rdns);
   });
 }
 

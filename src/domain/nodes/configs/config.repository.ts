@@ -1,7 +1,10 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
+import { grantedTo } from '../../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
+import { isPostgres } from '../../../db/transaction.ts';
+import type { AccountScope } from '../../account/principal.ts';
 import type { ConfigTable } from './config.table.ts';
 
 export type ConfigRow = Selectable<ConfigTable>;
@@ -63,4 +66,24 @@ export async function deleteConfigRow(db: Kysely<Database>, accountId: number, i
 /** Removes every config of a node (a rebuild or an overwriting restore starts from none). */
 export async function deleteConfigsOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
   await db.deleteFrom('configs').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+}
+
+export interface VlanInterfaceRow {
+  node_id: number;
+  region: string;
+  label: string;
+}
+
+/**
+ * Every VLAN a config of the scope's nodes has an interface on, once per node, as a subquery
+ * (node_id, region, label): what the VLAN list is made from. A restricted user counts only the
+ * nodes it holds a grant on.
+ */
+export function vlanInterfaces(db: Kysely<Database>, scope: AccountScope): RawBuilder<VlanInterfaceRow> {
+  const [elements, purpose, label] = isPostgres(db)
+    ? [sql`jsonb_array_elements(c.interfaces::jsonb) as j(value)`, sql`j.value->>'purpose'`, sql`j.value->>'label'`]
+    : [sql`json_each(c.interfaces) as j`, sql`json_extract(j.value, '$.purpose')`, sql`json_extract(j.value, '$.label')`];
+  return sql<VlanInterfaceRow>`select distinct c.node_id as node_id, n.region as region, ${label} as label
+    from configs c join nodes n on n.id = c.node_id and n.account_id = c.account_id cross join ${elements}
+    where c.account_id = ${scope.accountId} and ${purpose} = 'vlan' and ${grantedTo(scope, 'node', 'n.id')}`;
 }

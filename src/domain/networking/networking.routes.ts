@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access, principalOf } from '../../http/access.ts';
+import { pageRequest } from '../../http/list.ts';
+import { PageQuery, Paginated } from '../../http/schemas.ts';
+import { scopeOf } from '../account/principal.ts';
+import { IpAddressSchema } from './ip-address.schema.ts';
+import { AddressParams, AllocateAccountIpBody } from './ips.schema.ts';
+import { allocateIp, getIp, getIps, updateIp } from './ips.service.ts';
+import { UpdateIpBody } from './node-ip.schema.ts';
+import { VlanSchema } from './vlan.schema.ts';
+import { getVlans } from './vlan.service.ts';
+
+export const tags = ['Networking'];
+const readIps = access('ips:read_only');
+
+export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  app.get(
+    '/networking/ips',
+    {
+      schema: {
+        operationId: 'getIPs',
+        tags,
+        summary: "List the account's addresses, private ones excluded",
+        querystring: PageQuery,
+        response: { 200: Paginated(IpAddressSchema) },
+      },
+      config: { access: readIps },
+    },
+    async (request) => getIps(ctx, scopeOf(principalOf(request)), pageRequest(request)),
+  );
+  app.post(
+    '/networking/ips',
+    {
+      schema: {
+        operationId: 'allocateIP',
+        tags,
+        summary: 'Allocate an IPv4 address to a node',
+        body: AllocateAccountIpBody,
+        response: { 200: IpAddressSchema },
+      },
+      config: { access: access(['ips:read_write', 'nodes:read_write']) },
+    },
+    async (request) => allocateIp(ctx, principalOf(request), request.body),
+  );
+  app.get(
+    '/networking/ips/:address',
+    {
+      schema: {
+        operationId: 'getIP',
+        tags,
+        summary: "View one of the account's addresses",
+        params: AddressParams,
+        response: { 200: IpAddressSchema },
+      },
+      config: { access: readIps },
+    },
+    async (request) => getIp(ctx, scopeOf(principalOf(request)), request.params.address),
+  );
+  app.put(
+    '/networking/ips/:address',
+    {
+      schema: {
+        operationId: 'updateIP',
+        tags,
+        summary: "Set an address's reverse DNS",
+        params: AddressParams,
+        body: UpdateIpBody,
+        response: { 200: IpAddressSchema },
+      },
+      config: { access: access('ips:read_write') },
+    },
+    async (request) => updateIp(ctx, principalOf(request), request.params.address, request.body.rdns),
+  );
+  app.get(
+    '/networking/vlans',
+    {
+      schema: {
+        operationId: 'getVLANs',
+        tags,
+        summary: "List the account's VLANs with their attached nodes",
+        querystring: PageQuery,
+        response: { 200: Paginated(VlanSchema) },
+      },
+      config: { access: access('nodes:read_only') },
+    },
+    async (request) => getVlans(ctx, scopeOf(principalOf(request)), pageRequest(request)),
+  );
+};
