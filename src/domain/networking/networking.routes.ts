@@ -6,6 +6,8 @@ import { scopeOf } from '../account/principal.ts';
 import { IpAddressSchema } from './ip-address.schema.ts';
 import { AddressParams, AllocateAccountIpBody } from './ips.schema.ts';
 import { allocateIp, getIp, getIps, updateIp } from './ips.service.ts';
+import { Ipv6PoolSchema, Ipv6RangeSchema } from './ipv6.schema.ts';
+import { getPools, getRanges } from './ipv6.service.ts';
 import { UpdateIpBody } from './node-ip.schema.ts';
 import { VlanSchema } from './vlan.schema.ts';
 import { getVlans } from './vlan.service.ts';
@@ -71,6 +73,34 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: access('ips:read_write') },
     },
     async (request) => updateIp(ctx, principalOf(request), request.params.address, request.body.rdns),
+  );
+  app.get(
+    '/networking/ipv6/pools',
+    {
+      schema: {
+        operationId: 'getIPv6Pools',
+        tags,
+        summary: "List the account's IPv6 pools",
+        querystring: PageQuery,
+        response: { 200: Paginated(Ipv6PoolSchema) },
+      },
+      config: { access: readIps },
+    },
+    async (request) => getPools(ctx, scopeOf(principalOf(request)), pageRequest(request)),
+  );
+  app.get(
+    '/networking/ipv6/ranges',
+    {
+      schema: {
+        operationId: 'getIPv6Ranges',
+        tags,
+        summary: "List the account's IPv6 ranges",
+        querystring: PageQuery,
+        response: { 200: Paginated(Ipv6RangeSchema) },
+      },
+      config: { access: readIps },
+    },
+    async (request) => getRanges(ctx, scopeOf(principalOf(request)), pageRequest(request)),
   );
   app.get(
     '/networking/vlans',

@@ -10,6 +10,8 @@ import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow
 import type { IpAddress } from './ip-address.schema.ts';
 import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
 import { addIpv4, ipEvent, setRdns } from './ip-address-writes.ts';
+import { ipv6BlockView } from './ipv6.service.ts';
+import { findRangesOfNode } from './ipv6-block.repository.ts';
 import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
 
 async function addressesOf(db: Kysely<Database>, node: NodeRow): Promise<IpAddressRow[]> {
@@ -27,6 +29,7 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
   const rows = await addressesOf(ctx.db, node);
   const v4 = rows.filter((r) => r.type === 'ipv4');
   const slaac = slaacOf(rows);
+  const ranges = await findRangesOfNode(ctx.db, node.account_id, node.id);
   return {
     ipv4: {
       public: v4.filter((r) => r.public === 1).map(publicIpv4),
@@ -35,8 +38,7 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
       shared: [],
       reserved: [],
     },
-    // No IPv6 range can be routed to a node yet: ranges are an operator action still to come.
-    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: [] },
+    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: ranges.map(ipv6BlockView) },
   };
 }
 
