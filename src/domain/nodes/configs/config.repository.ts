@@ -2,8 +2,8 @@ import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, ty
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
 import { grantedTo } from '../../../db/grant-scope.ts';
+import { jsonArrayRows } from '../../../db/json-array.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
-import { isPostgres } from '../../../db/transaction.ts';
 import type { AccountScope } from '../../account/principal.ts';
 import type { ConfigTable } from './config.table.ts';
 
@@ -80,9 +80,8 @@ export interface VlanInterfaceRow {
  * nodes it holds a grant on.
  */
 export function vlanInterfaces(db: Kysely<Database>, scope: AccountScope): RawBuilder<VlanInterfaceRow> {
-  const [elements, purpose, label] = isPostgres(db)
-    ? [sql`jsonb_array_elements(c.interfaces::jsonb) as j(value)`, sql`j.value->>'purpose'`, sql`j.value->>'label'`]
-    : [sql`json_each(c.interfaces) as j`, sql`json_extract(j.value, '$.purpose')`, sql`json_extract(j.value, '$.label')`];
+  const interfaces = jsonArrayRows(db, 'c.interfaces');
+  const [elements, purpose, label] = [interfaces.rows, interfaces.field('purpose'), interfaces.field('label')];
   return sql<VlanInterfaceRow>`select distinct c.node_id as node_id, n.region as region, ${label} as label
     from configs c join nodes n on n.id = c.node_id and n.account_id = c.account_id cross join ${elements}
     where c.account_id = ${scope.accountId} and ${purpose} = 'vlan' and ${grantedTo(scope, 'node', 'n.id')}`;
