@@ -57,7 +57,14 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(header, {
         format: 'cumulo-snapshot',
         format_version: 1,
-        migrations: ['0001-platform', '0002-compute', '0003-operator', '0004-ip-allowances', '0005-bootstrap-token-prefixes'],
+        migrations: [
+          '0001-platform',
+          '0002-compute',
+          '0003-operator',
+          '0004-ip-allowances',
+          '0005-bootstrap-token-prefixes',
+          '0006-firewalls',
+        ],
         blobs: 'by-key',
       });
       const tables = rest
