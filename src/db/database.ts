@@ -4,6 +4,7 @@ import type { AccountTable } from '../domain/account/account.table.ts';
 import type { EntityGrantTable, UserTable } from '../domain/account/user.table.ts';
 import type { KernelTable, NodeTypeTable, RegionTable } from '../domain/catalog/catalog.table.ts';
 import type { EventTable } from '../domain/events/event.table.ts';
+import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
@@ -45,6 +46,8 @@ export interface Database {
   entity_tags: EntityTagTable;
   stackscripts: StackScriptTable;
   operator_settings: OperatorSettingTable;
+  firewalls: FirewallTable;
+  firewall_devices: FirewallDeviceTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,6 +5,7 @@ import * as compute from './migrations/0002-compute.ts';
 import * as operator from './migrations/0003-operator.ts';
 import * as ipAllowances from './migrations/0004-ip-allowances.ts';
 import * as bootstrapTokenPrefixes from './migrations/0005-bootstrap-token-prefixes.ts';
+import * as firewalls from './migrations/0006-firewalls.ts';
 import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
@@ -19,6 +20,7 @@ const STEPS: Record<string, Step> = {
   '0003-operator': operator,
   '0004-ip-allowances': ipAllowances,
   '0005-bootstrap-token-prefixes': bootstrapTokenPrefixes,
+  '0006-firewalls': firewalls,
   '0007-ipv6-blocks': ipv6Blocks,
 };
 

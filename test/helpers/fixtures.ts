@@ -35,6 +35,29 @@ function fixtureNode(app: TestApp, owner: Caller): Promise<{ id: number; ipv4: s
   return node;
 }
 
+/** One firewall per owner and app, enabled and assigned to the fixture node (its one device), shared by the firewall fixtures. */
+const fixtureFirewalls = new WeakMap<TestApp, Map<number, Promise<{ id: number; deviceId: number }>>>();
+function fixtureFirewall(app: TestApp, owner: Caller): Promise<{ id: number; deviceId: number }> {
+  const perApp = fixtureFirewalls.get(app) ?? new Map();
+  fixtureFirewalls.set(app, perApp);
+  let firewall = perApp.get(owner.accountId);
+  if (!firewall) {
+    firewall = (async () => {
+      const node = await fixtureNode(app, owner);
+      const { id } = await created(app, owner, '/v4/networking/firewalls', {
+        label: 'fixture-fw',
+        rules: { inbound_policy: 'DROP', outbound_policy: 'ACCEPT' },
+        devices: { nodes: [node.id] },
+      });
+      const devices = await app.request('GET', `/v4/networking/firewalls/${id}/devices`, { token: owner.token });
+      assert.equal(devices.body.data.length, 1, 'the fixture firewall has its device');
+      return { id, deviceId: devices.body.data[0].id as number };
+    })();
+    perApp.set(owner.accountId, firewall);
+  }
+  return firewall;
+}
+
 async function fixtureChild(app: TestApp, owner: Caller, what: 'configs' | 'disks'): Promise<string> {
   const node = await fixtureNode(app, owner);
   const res = await app.request('GET', `/v4/node/instances/${node.id}/${what}`, { token: owner.token });
@@ -69,6 +92,8 @@ export const FIXTURES: Record<string, Fixture> = {
       .executeTakeFirstOrThrow();
     return String(row.id);
   },
+  firewallId: async (app, owner) => String((await fixtureFirewall(app, owner)).id),
+  deviceId: async (app, owner) => String((await fixtureFirewall(app, owner)).deviceId),
   year: async () => String(new Date().getUTCFullYear()),
   month: async () => String(new Date().getUTCMonth() + 1),
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
@@ -134,4 +159,6 @@ export const VALID_BODIES: Record<string, unknown> = {
   rebuildNodeInstance: { image: 'node/debian12', root_pass: 'matrix-pass-1' },
   resetNodePassword: { root_pass: 'matrix-pass-1' },
   addStackScript: { label: 'matrix', script: '#!/bin/sh\n', images: ['any/all'] },
+  createFirewalls: { label: 'matrix-fw', rules: { inbound_policy: 'DROP', outbound_policy: 'DROP' } },
+  createFirewallDevice: { id: 1, type: 'node' },
 };

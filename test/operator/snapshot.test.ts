@@ -63,6 +63,7 @@ for (const dialect of DIALECTS) {
           '0003-operator',
           '0004-ip-allowances',
           '0005-bootstrap-token-prefixes',
+          '0006-firewalls',
           '0007-ipv6-blocks',
         ],
         blobs: 'by-key',

@@ -97,6 +97,24 @@ export function validBody(operationId: string, world: World): Record<string, unk
     addSSHKey: () => ({ label: `key-${n}`, ssh_key: KEYS.ed25519 }),
     createUser: () => ({ username: `bad${n}`, email: `bad${n}@example.com` }),
     addStackScript: () => ({ label: `script-${n}`, script: '#!/bin/sh\necho hi\n', images: ['any/all'] }),
+    createFirewalls: () => ({
+      label: `fw-${n}`,
+      rules: {
+        inbound: [
+          { protocol: 'TCP', ports: '22, 80', addresses: { ipv4: ['192.0.2.0/24'], ipv6: ['2001:db8::/32'] }, action: 'ACCEPT' },
+        ],
+        outbound: [],
+        inbound_policy: 'DROP',
+        outbound_policy: 'ACCEPT',
+      },
+    }),
+    createFirewallDevice: () => ({ id: world.refs.node_id, type: 'node' }),
+    updateFirewallRules: () => ({
+      inbound: [
+        { protocol: 'UDP', ports: '53', addresses: { ipv4: ['0.0.0.0/0'] }, action: 'ACCEPT', label: 'dns', description: 'DNS' },
+      ],
+      inbound_policy: 'DROP',
+    }),
     createNodeInstance: () => ({ region: 'us-east', type: 'g6-nanode-1' }),
     addNodeConfig: () => ({ label: `config-${n}`, devices: {} }),
     addNodeDisk: () => ({ size: 1, label: `disk-${n}`, filesystem: 'raw' }),

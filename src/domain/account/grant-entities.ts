@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { findFirewallEntities } from '../firewalls/firewall.repository.ts';
 import { findNodeEntities } from '../nodes/node.repository.ts';
 import { findStackScriptEntities } from '../stackscripts/stackscript.repository.ts';
 import { deleteGrantsOnEntity, putEntityGrant } from './entity-grant.repository.ts';
@@ -25,7 +26,7 @@ export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityL
   longview: null,
   stackscript: findStackScriptEntities,
   volume: null,
-  firewall: null,
+  firewall: findFirewallEntities,
 };
 
 /** A restricted user may use and change what it creates: read_write on the new entity. */

@@ -45,9 +45,9 @@ export async function addIpv4(
 
 /**
  * Sets the reverse DNS name of one of the node's public addresses; null gives a public IPv4 address
- * its default name back. Issue 8 asks that a name be accepted only when forward DNS already points
- * it at the address (Cumulo's own DNS records once domains exist, the system resolver otherwise);
- * that check belongs here, for both routes, and comes with the DNS domains.
+ * its default name back. A name is to be taken only when forward DNS already points it at the
+ * address (Cumulo's own DNS records, the system resolver for other names); that check belongs
+ * here, for both routes, and comes with the DNS domains.
  */
 export async function setRdns(
   db: Kysely<Database>,

@@ -9,6 +9,7 @@ import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
+import { removeNodeFromFirewalls } from '../firewalls/firewall-device.service.ts';
 import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { addressTextsOfNodes, releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
@@ -139,9 +140,10 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
 }
 
 /**
- * Deletes a node at once, whatever it is doing: its addresses go back to their pools, its disks,
- * configs and backups go with it (foreign keys), and its tags and grants are removed. Jobs still
- * queued for it find no node and do nothing. Ids are never reused.
+ * Deletes a node at once, whatever it is doing: its addresses go back to their pools, its firewalls
+ * leave it (each with a firewall_device_remove event), its disks, configs and backups go with it
+ * (foreign keys), and its tags and grants are removed. Jobs still queued for it find no node and do
+ * nothing. Ids are never reused.
  */
 export async function deleteNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
@@ -158,6 +160,7 @@ export async function deleteNode(ctx: Context, principal: Principal, nodeId: num
       });
     }
     await releaseNodeAddresses(trx, { accountId: node.account_id, nodeId: node.id });
+    await removeNodeFromFirewalls(trx, ctx, actorOf(principal), node);
     await removeTags(trx, node.account_id, 'node', node.id);
     await revokeEntityGrants(trx, node.account_id, 'node', node.id);
     if (node.stackscript_id !== null) await releaseStackScriptDeployment(trx, node.stackscript_id);

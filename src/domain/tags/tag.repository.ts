@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 
-export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume';
+export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall';
 
 /** Replaces the tags of one object, creating account tags that do not exist yet. */
 export async function setEntityTags(
