@@ -15,20 +15,21 @@ const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length'];
 export async function registerCors(app: FastifyInstance, config: Pick<Config, 'corsOrigins'>): Promise<void> {
   const origins = config.corsOrigins;
   if (origins !== '*' && origins.length === 0) return;
-  const origin = origins === '*' ? '*' : [...origins];
+  const common = {
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    exposedHeaders: EXPOSED_HEADERS,
+    credentials: false,
+    maxAge: 86400,
+    // A bare OPTIONS (no Origin) is answered like a preflight rather than refused outside the envelope.
+    strictPreflight: false,
+  };
+  // Made once: the delegator runs for every request and only picks one.
+  const api = { ...common, origin: origins === '*' ? '*' : [...origins] };
+  const other = { ...common, origin: false };
   await app.register(cors, {
     delegator: (request, callback) => {
       const path = request.url.split('?', 1)[0] ?? '';
-      const isApi = path.startsWith(`${API_PREFIX}/`);
-      callback(null, {
-        origin: isApi ? origin : false,
-        methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-        exposedHeaders: EXPOSED_HEADERS,
-        credentials: false,
-        maxAge: 86400,
-        // A bare OPTIONS (no Origin) is answered like a preflight rather than refused outside the envelope.
-        strictPreflight: false,
-      });
+      callback(null, path.startsWith(`${API_PREFIX}/`) ? api : other);
     },
   });
 }
