@@ -233,7 +233,9 @@ for (const dialect of DIALECTS) {
       assert.equal(priv.body.errors[0].field, 'rdns');
       assert.equal((await app.request('GET', `/v4/networking/ips/${private4}`)).body.rdns, null);
       assert.equal((await app.request('GET', url)).body.rdns, reset.body.rdns, 'refusals change nothing');
-      assert.equal((await eventsOf(app, me.accountId, 'ipaddress_update')).length, 3);
+      const nothing = await app.request('PUT', url, { body: {} });
+      assert.deepEqual([nothing.status, nothing.body.rdns], [200, reset.body.rdns], 'a body without rdns changes nothing');
+      assert.equal((await eventsOf(app, me.accountId, 'ipaddress_update')).length, 3, 'and records no event');
     });
   });
 }

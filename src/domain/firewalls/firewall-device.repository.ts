@@ -62,8 +62,14 @@ export function insertDevice(db: Kysely<Database>, values: Insertable<FirewallDe
   return db.insertInto('firewall_devices').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function deleteDeviceRow(db: Kysely<Database>, accountId: number, deviceId: number): Promise<void> {
-  await db.deleteFrom('firewall_devices').where('account_id', '=', accountId).where('id', '=', deviceId).execute();
+/** Whether the device was there to delete (a concurrent node delete may have taken it first). */
+export async function deleteDeviceRow(db: Kysely<Database>, accountId: number, deviceId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('firewall_devices')
+    .where('account_id', '=', accountId)
+    .where('id', '=', deviceId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** The nodes a firewall is assigned to. */
@@ -115,6 +121,13 @@ export function findDevicesOfNode(
     .execute();
 }
 
-export async function deleteDevicesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
-  await db.deleteFrom('firewall_devices').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
+/** The ids of the devices deleted: those a concurrent device delete had not taken first. */
+export async function deleteDevicesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<Set<number>> {
+  const rows = await db
+    .deleteFrom('firewall_devices')
+    .where('account_id', '=', accountId)
+    .where('node_id', '=', nodeId)
+    .returning('id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }

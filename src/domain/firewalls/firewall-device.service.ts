@@ -141,8 +141,9 @@ export async function removeDevice(ctx: Context, principal: Principal, firewallI
   await inTransaction(ctx.db, async (trx) => {
     const firewall = await firewallFor(trx, scopeOf(principal), firewallId, 'read_write');
     const row = await findDevice(trx, firewall.account_id, firewall.id, deviceId);
-    if (!row) throw fail.notFound('Firewall device not found');
-    await deleteDeviceRow(trx, firewall.account_id, row.id);
+    // The device's node is not locked here: a node delete may remove the device meanwhile, and then
+    // only one of the two records its removal.
+    if (!row || !(await deleteDeviceRow(trx, firewall.account_id, row.id))) throw fail.notFound('Firewall device not found');
     await recordEvent(trx, ctx, actorOf(principal), {
       action: 'firewall_device_remove',
       entity: firewallEntity(firewall),
@@ -163,8 +164,8 @@ export async function removeNodeFromFirewalls(
 ): Promise<void> {
   const devices = await findDevicesOfNode(db, node.account_id, node.id);
   if (devices.length === 0) return;
-  await deleteDevicesOfNode(db, node.account_id, node.id);
-  for (const device of devices) {
+  const deleted = await deleteDevicesOfNode(db, node.account_id, node.id);
+  for (const device of devices.filter((d) => deleted.has(d.id))) {
     await recordEvent(db, ctx, actor, {
       action: 'firewall_device_remove',
       entity: firewallEntity({ id: device.firewall_id, label: device.firewall_label }),

@@ -58,7 +58,8 @@ export async function setRdns(
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
   if (row.public !== 1) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
-  const updated = rdns === undefined ? row : await updateAddressRdns(db, row, rdns);
+  if (rdns === undefined) return ipRowToIpAddress(row);
+  const updated = await updateAddressRdns(db, row, rdns);
   await ipEvent(db, ctx, actor, node, 'ipaddress_update', updated);
   return ipRowToIpAddress(updated);
 }
