@@ -9,6 +9,7 @@ import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
 import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
+import type { IpShareTable } from '../domain/networking/ip-share.table.ts';
 import type { Ipv6BlockTable } from '../domain/networking/ipv6-block.table.ts';
 import type { VlanTable } from '../domain/networking/vlan.table.ts';
 import type { BackupTable } from '../domain/nodes/backups/backup.table.ts';
@@ -40,6 +41,7 @@ export interface Database {
   backups: BackupTable;
   ip_addresses: IpAddressTable;
   ip_allowances: IpAllowanceTable;
+  ip_shares: IpShareTable;
   ipv6_blocks: Ipv6BlockTable;
   vlans: VlanTable;
   tags: TagTable;

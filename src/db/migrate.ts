@@ -7,6 +7,7 @@ import * as ipAllowances from './migrations/0004-ip-allowances.ts';
 import * as bootstrapTokenPrefixes from './migrations/0005-bootstrap-token-prefixes.ts';
 import * as firewalls from './migrations/0006-firewalls.ts';
 import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
+import * as ipShares from './migrations/0008-ip-shares.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -22,6 +23,7 @@ const STEPS: Record<string, Step> = {
   '0005-bootstrap-token-prefixes': bootstrapTokenPrefixes,
   '0006-firewalls': firewalls,
   '0007-ipv6-blocks': ipv6Blocks,
+  '0008-ip-shares': ipShares,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -153,6 +153,8 @@ export const VALID_BODIES: Record<string, unknown> = {
   resetDiskPassword: { password: 'matrix-pass-1' },
   addNodeIP: { type: 'ipv4', public: true },
   allocateIP: { type: 'ipv4', public: true, node_id: 1 },
+  assignIPs: { region: 'us-east', assignments: [{ address: '192.0.2.1', node_id: 1 }] },
+  shareIPs: { node_id: 1, ips: [] },
   createSnapshot: { label: 'matrix' },
   restoreBackup: { node_id: 1 },
   resizeNodeInstance: { type: 'g6-standard-2' },

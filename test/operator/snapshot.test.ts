@@ -65,6 +65,7 @@ for (const dialect of DIALECTS) {
           '0005-bootstrap-token-prefixes',
           '0006-firewalls',
           '0007-ipv6-blocks',
+          '0008-ip-shares',
         ],
         blobs: 'by-key',
       });

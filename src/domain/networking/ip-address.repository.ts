@@ -178,3 +178,32 @@ export async function deleteAddress(
 export async function deleteAddressesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
   await db.deleteFrom('ip_addresses').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
 }
+
+/** Those of `addresses` (canonical IPv4 or IPv6 text) the scope sees in one region. */
+export async function findVisibleAddressesIn(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  region: string,
+  addresses: readonly string[],
+): Promise<IpAddressRow[]> {
+  if (addresses.length === 0) return [];
+  return visibleAddresses(db, scope)
+    .where('ip_addresses.region', '=', region)
+    .where('ip_addresses.address', 'in', [...addresses])
+    .execute();
+}
+
+/** Gives an address to another node of the same account and region. */
+export async function moveAddressToNode(
+  db: Kysely<Database>,
+  row: Pick<IpAddressRow, 'account_id' | 'region' | 'address'>,
+  nodeId: number,
+): Promise<void> {
+  await db
+    .updateTable('ip_addresses')
+    .set({ node_id: nodeId })
+    .where('account_id', '=', row.account_id)
+    .where('region', '=', row.region)
+    .where('address', '=', row.address)
+    .execute();
+}

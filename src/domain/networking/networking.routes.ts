@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
-import { PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { IpAddressSchema } from './ip-address.schema.ts';
-import { AddressParams, AllocateAccountIpBody } from './ips.schema.ts';
+import { assignIps } from './ip-assign.service.ts';
+import { shareIps } from './ip-share.service.ts';
+import { AddressParams, AllocateAccountIpBody, AssignIpsBody, ShareIpsBody } from './ips.schema.ts';
 import { allocateIp, getIp, getIps, updateIp } from './ips.service.ts';
 import { Ipv6PoolSchema, Ipv6RangeSchema } from './ipv6.schema.ts';
 import { getPools, getRanges } from './ipv6.service.ts';
@@ -14,6 +16,7 @@ import { getVlans } from './vlan.service.ts';
 
 export const tags = ['Networking'];
 const readIps = access('ips:read_only');
+const writeIpsOfNodes = access(['ips:read_write', 'nodes:read_write']);
 
 export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -41,7 +44,7 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: AllocateAccountIpBody,
         response: { 200: IpAddressSchema },
       },
-      config: { access: access(['ips:read_write', 'nodes:read_write']) },
+      config: { access: writeIpsOfNodes },
     },
     async (request) => allocateIp(ctx, principalOf(request), request.body),
   );
@@ -73,6 +76,40 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: access('ips:read_write') },
     },
     async (request) => updateIp(ctx, principalOf(request), request.params.address, request.body.rdns),
+  );
+  app.post(
+    '/networking/ipv4/assign',
+    {
+      schema: {
+        operationId: 'assignIPs',
+        tags,
+        summary: 'Move IPv4 addresses between nodes of one region, all or none',
+        body: AssignIpsBody,
+        response: { 200: Empty },
+      },
+      config: { access: writeIpsOfNodes },
+    },
+    async (request) => {
+      await assignIps(ctx, principalOf(request), request.body);
+      return {};
+    },
+  );
+  app.post(
+    '/networking/ipv4/share',
+    {
+      schema: {
+        operationId: 'shareIPs',
+        tags,
+        summary: 'Set the public IPv4 addresses a node may bring up besides their own nodes',
+        body: ShareIpsBody,
+        response: { 200: Empty },
+      },
+      config: { access: writeIpsOfNodes },
+    },
+    async (request) => {
+      await shareIps(ctx, principalOf(request), request.body);
+      return {};
+    },
   );
   app.get(
     '/networking/ipv6/pools',

@@ -8,6 +8,7 @@ import {
   findAddressTextsOfNodes,
   type IpAddressRow,
 } from './ip-address.repository.ts';
+import { deleteSharesOfNode } from './ip-share.repository.ts';
 import { allocateAddress } from './ipam.ts';
 import { ensureVlan } from './vlan.repository.ts';
 
@@ -37,11 +38,13 @@ export async function giveNodeAddresses(
 }
 
 /**
- * A node that moves to another region gives its addresses back to the old region's pools and gets
- * new ones there (a private IPv4 again if it had one); returns the new SLAAC address.
+ * A node that moves to another region gives its addresses back to the old region's pools (ending
+ * their shares) and gets new ones there (a private IPv4 again if it had one); the addresses shared
+ * with it stay behind. Returns the new SLAAC address.
  */
 export async function moveNodeAddresses(db: Kysely<Database>, ctx: Context, node: NodeRef, region: RegionDataT): Promise<string> {
   const hadPrivate = (await findAddressesOfNodes(db, node.accountId, [node.nodeId], 'ipv4')).some((a) => a.public === 0);
+  await deleteSharesOfNode(db, node.accountId, node.nodeId);
   await deleteAddressesOfNode(db, node.accountId, node.nodeId);
   return giveNodeAddresses(db, ctx, node, region, hadPrivate);
 }

@@ -10,6 +10,7 @@ import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow
 import type { IpAddress } from './ip-address.schema.ts';
 import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
 import { addIpv4, ipEvent, setRdns } from './ip-address-writes.ts';
+import { findSharedWithNode } from './ip-share.repository.ts';
 import { ipv6BlockView } from './ipv6.service.ts';
 import { findRangesOfNode } from './ipv6-block.repository.ts';
 import type { AllocateIp, NodeIps } from './node-ip.schema.ts';
@@ -34,8 +35,8 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
     ipv4: {
       public: v4.filter((r) => r.public === 1).map(publicIpv4),
       private: v4.filter((r) => r.public === 0).map(ipRowToIpAddress),
-      // Sharing and reservations come with the networking operations.
-      shared: [],
+      shared: (await findSharedWithNode(ctx.db, node.account_id, node.id)).map(publicIpv4),
+      // Reserving an address has no operation in this API, so no node holds a reserved one.
       reserved: [],
     },
     ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: ranges.map(ipv6BlockView) },

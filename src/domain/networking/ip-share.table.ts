@@ -1,0 +1,9 @@
+/** A public IPv4 address shared with a node other than the one holding it. */
+export interface IpShareTable {
+  region: string;
+  address: string;
+  account_id: number;
+  /** The node the address is shared with. */
+  node_id: number;
+  created: string;
+}
