@@ -4,7 +4,7 @@ import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
-const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'];
+const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume', 'firewall'];
 
 /** An empty node of the bootstrap account, made through the API; returns its id. */
 async function addNode(app: TestApp, label: string): Promise<number> {

@@ -1,8 +1,20 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 
-/** The entity lists of the grants object, as the reference has them (it has none for firewalls). */
-export const GRANTS_ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume'] as const;
+/**
+ * The entity lists of the grants object: the reference's, and `firewall`, which it lacks although
+ * firewalls are granted per entity (without it a restricted user could use only the firewalls it made).
+ */
+export const GRANTS_ENTITY_LISTS = [
+  'node',
+  'domain',
+  'nodebalancer',
+  'image',
+  'longview',
+  'stackscript',
+  'volume',
+  'firewall',
+] as const;
 export type GrantsEntityList = (typeof GRANTS_ENTITY_LISTS)[number];
 
 const Permissions = Nullable(StringEnum(['read_only', 'read_write'] as const));
@@ -35,6 +47,7 @@ export const GrantsSchema = Type.Object({
   longview: Type.Array(Grant),
   stackscript: Type.Array(Grant),
   volume: Type.Array(Grant),
+  firewall: Type.Array(Grant),
 });
 export type Grants = Static<typeof GrantsSchema>;
 
@@ -53,5 +66,6 @@ export const UpdateGrantsBody = Type.Object({
   longview: GrantChanges,
   stackscript: GrantChanges,
   volume: GrantChanges,
+  firewall: GrantChanges,
 });
 export type UpdateGrants = Static<typeof UpdateGrantsBody>;
