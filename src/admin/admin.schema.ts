@@ -88,3 +88,9 @@ export const InfoSchema = Type.Object({
   faults: FaultsSchema,
   transitions: Type.Array(TransitionSchema),
 });
+
+export const NodeFirewallSchema = Type.Object({
+  node_id: Type.Integer(),
+  firewall_id: Nullable(Type.Integer({ description: "the node's enabled firewall; null when it has none" })),
+  ruleset: Type.String({ description: 'the nftables ruleset the node filters with (`nft -f` loads it)' }),
+});

@@ -5,6 +5,7 @@ import type { RegionStatus } from '../admin/operator-state.ts';
 
 import { advanceJob, advanceTransition, listTransitions, setTransition, transitionChange } from '../admin/transitions.service.ts';
 import type { Context } from '../context.ts';
+import { getNodeNftables } from '../domain/firewalls/node-nftables.service.ts';
 import { setNodeIpAllowance } from '../domain/networking/node-ip-allowance.service.ts';
 import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/lifecycle/node-faults.service.ts';
 import { fail } from '../errors.ts';
@@ -84,6 +85,11 @@ export async function runNodeIpAllowance(ctx: Context, values: Values): Promise<
   const nodeId = wholeNumber(values, 'node', 'a node id');
   const body = checked<{ public_ipv4: number }>(IpAllowanceBody, { public_ipv4: numeric(values, 'public-ipv4') });
   return json(await setNodeIpAllowance(ctx, nodeId, body.public_ipv4));
+}
+
+/** The ruleset text itself (what `nft -f` takes), not the JSON of the endpoint. */
+export async function runNodeFirewall(ctx: Context, values: Values): Promise<string> {
+  return (await getNodeNftables(ctx, wholeNumber(values, 'node', 'a node id'))).ruleset;
 }
 
 const transitionKind = ['kind'] as const;
@@ -177,5 +183,12 @@ export const ADMIN_CONTROL_COMMANDS: Record<string, Command> = {
     options: { 'public-ipv4': { type: 'string', description: 'public IPv4 addresses the node may hold, 1 or more (required)' } },
     positionals: ['node'],
     run: tool(runNodeIpAllowance),
+  },
+  'admin nodes firewall': {
+    summary: "Print a node's effective firewall (its enabled one, or none) as an nftables ruleset",
+    usage: 'admin nodes firewall <node-id>',
+    options: {},
+    positionals: ['node'],
+    run: tool(runNodeFirewall),
   },
 };

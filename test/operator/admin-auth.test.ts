@@ -20,6 +20,7 @@ const ADMIN_CALLS: [string, string][] = [
   ['POST', '/admin/nodes/1/maintenance'],
   ['POST', '/admin/nodes/1/power-off'],
   ['PUT', '/admin/nodes/1/ip-allowance'],
+  ['GET', '/admin/nodes/1/firewall'],
   ['GET', '/admin/openapi.json'],
 ];
 
@@ -68,6 +69,7 @@ describe('admin API document', () => {
       'GET /clock',
       'GET /faults',
       'GET /info',
+      'GET /nodes/{nodeId}/firewall',
       'GET /snapshot',
       'GET /transitions',
       'POST /clock/advance',

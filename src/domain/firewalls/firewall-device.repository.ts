@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import type { FirewallRow } from './firewall.repository.ts';
 import type { FirewallDeviceTable } from './firewall.table.ts';
 
 export type DeviceRow = Selectable<FirewallDeviceTable>;
@@ -130,4 +131,21 @@ export async function deleteDevicesOfNode(db: Kysely<Database>, accountId: numbe
     .returning('id')
     .execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** The enabled firewall assigned to a node (at most one), if any. */
+export function findEnabledFirewallOfNode(
+  db: Kysely<Database>,
+  accountId: number,
+  nodeId: number,
+): Promise<Pick<FirewallRow, 'id' | 'label' | 'rules'> | undefined> {
+  return db
+    .selectFrom('firewall_devices')
+    .innerJoin('firewalls', 'firewalls.id', 'firewall_devices.firewall_id')
+    .select(['firewalls.id', 'firewalls.label', 'firewalls.rules'])
+    .where('firewall_devices.account_id', '=', accountId)
+    .where('firewall_devices.node_id', '=', nodeId)
+    .where('firewalls.status', '=', 'enabled')
+    .orderBy('firewalls.id')
+    .executeTakeFirst();
 }
