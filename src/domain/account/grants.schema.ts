@@ -1,22 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 
-/**
- * The entity lists of the grants object: the reference's, and `firewall`, which it lacks although
- * firewalls are granted per entity (without it a restricted user could use only the firewalls it made).
- */
-export const GRANTS_ENTITY_LISTS = [
-  'node',
-  'domain',
-  'nodebalancer',
-  'image',
-  'longview',
-  'stackscript',
-  'volume',
-  'firewall',
-] as const;
-export type GrantsEntityList = (typeof GRANTS_ENTITY_LISTS)[number];
-
 const Permissions = Nullable(StringEnum(['read_only', 'read_write'] as const));
 
 function globalGrants<P extends TSchema>(permissions: P) {
@@ -38,6 +22,7 @@ const GlobalGrantsSchema = globalGrants(Permissions);
 
 const Grant = Type.Object({ id: Type.Integer(), permissions: Permissions, label: Type.String() });
 
+/** The grants object: the reference's entity lists and `firewall`, which it lacks (see grants.ts). */
 export const GrantsSchema = Type.Object({
   global: GlobalGrantsSchema,
   node: Type.Array(Grant),

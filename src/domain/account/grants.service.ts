@@ -6,14 +6,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
 import { type EntityGrantRow, findEntityGrants, putEntityGrant } from './entity-grant.repository.ts';
 import { GRANT_ENTITY_LOOKUPS, type GrantEntity } from './grant-entities.ts';
-import {
-  GRANTS_ENTITY_LISTS,
-  type GrantChangeT,
-  type Grants,
-  type GrantsEntityList,
-  type UpdateGrants,
-} from './grants.schema.ts';
-import { type GrantEntityType, type Permission, parseGlobalGrants } from './grants.ts';
+import type { GrantChangeT, Grants, UpdateGrants } from './grants.schema.ts';
+import { GRANT_ENTITY_TYPES, type GrantEntityType, type Permission, parseGlobalGrants } from './grants.ts';
 import type { Principal } from './principal.ts';
 import { findUserById, findUserByName, type UserRow, updateUser } from './user.repository.ts';
 
@@ -25,8 +19,8 @@ type GrantView = Grants['node'][number];
  */
 async function grantsOf(db: Kysely<Database>, user: UserRow, every: boolean): Promise<Grants> {
   const rows = await findEntityGrants(db, user.account_id, user.id);
-  const byType = {} as Record<GrantsEntityList, GrantView[]>;
-  for (const type of GRANTS_ENTITY_LISTS) byType[type] = await entityGrants(db, user.account_id, type, rows, every);
+  const byType = {} as Record<GrantEntityType, GrantView[]>;
+  for (const type of GRANT_ENTITY_TYPES) byType[type] = await entityGrants(db, user.account_id, type, rows, every);
   return { global: parseGlobalGrants(user.global_grants), ...byType };
 }
 
@@ -76,7 +70,7 @@ export async function updateUserGrants(
     const user = await restrictedUser(trx, accountId, username);
     if (!user) throw fail.badRequest('This user is unrestricted: it may do everything and takes no grants', 'username');
     const problems: ErrorItem[] = [];
-    for (const type of GRANTS_ENTITY_LISTS) {
+    for (const type of GRANT_ENTITY_TYPES) {
       const list = changes[type];
       if (list) problems.push(...(await checkEntityChanges(trx, accountId, type, list)));
     }
@@ -86,7 +80,7 @@ export async function updateUserGrants(
       const global = { ...parseGlobalGrants(user.global_grants), ...changes.global };
       row = await updateUser(trx, accountId, user.id, { global_grants: JSON.stringify(global) });
     }
-    for (const type of GRANTS_ENTITY_LISTS) {
+    for (const type of GRANT_ENTITY_TYPES) {
       for (const change of changes[type] ?? []) {
         await putEntityGrant(trx, {
           accountId,

@@ -16,7 +16,11 @@ export type Permission = 'read_only' | 'read_write';
 
 export type GlobalGrants = Record<GlobalGrantFlag, boolean> & { account_access: Permission | null };
 
-/** Entity kinds that carry per-entity grants, as named in the grants object. */
+/**
+ * Entity kinds that carry per-entity grants, as named in the grants object: the reference's, and
+ * `firewall`, which it lacks although firewalls are granted per entity (without it a restricted user
+ * could use only the firewalls it made).
+ */
 export const GRANT_ENTITY_TYPES = [
   'node',
   'domain',
