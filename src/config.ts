@@ -1,9 +1,13 @@
+import net from 'node:net';
 import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
+
+/** A DNS name of two or more labels whose last one is not a number (so never an IPv4 address), in lower case. */
+const HOSTNAME_PATTERN = '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$';
 
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
 
@@ -19,6 +23,12 @@ export const ConfigSchema = Type.Object({
   catalogPath: Type.Optional(Type.String({ minLength: 1 })),
   /** The public address clients use; upload URLs and entity urls are built on it. */
   publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The installation's own DNS name: default reverse DNS names (`203-0-113-7.ip.<hostname>`) are built on it. */
+  hostname: Type.String({ maxLength: 253, pattern: HOSTNAME_PATTERN }),
+  /** The DNS servers forward lookups ask (`ip`, `ip:port`, `[v6]:port`); unset, the system's. */
+  dnsResolvers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+  /** How long a forward DNS lookup may take before it counts as failed. */
+  dnsTimeoutMs: Type.Integer({ minimum: 1, maximum: 60000 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -50,6 +60,9 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly catalogPath?: string;
   readonly publicUrl?: string;
+  readonly hostname: string;
+  readonly dnsResolvers?: readonly string[];
+  readonly dnsTimeoutMs: number;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -78,6 +91,9 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   logLevel: 'LOG_LEVEL',
   catalogPath: 'CUMULO_CATALOG',
   publicUrl: 'CUMULO_PUBLIC_URL',
+  hostname: 'CUMULO_HOSTNAME',
+  dnsResolvers: 'CUMULO_DNS_RESOLVERS',
+  dnsTimeoutMs: 'CUMULO_DNS_TIMEOUT_MS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -103,6 +119,41 @@ function corsOrigins(value: string | undefined): '*' | string[] {
     .filter((o) => o !== '');
 }
 
+/** A host name as an operator may write it: any case, with or without the root's trailing dot. */
+function hostName(text: string): string {
+  return text.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/** The public URL's host when it is a DNS name of two or more labels (not an address), else `cumulo.local`. */
+function defaultHostname(publicUrl: string | undefined): string {
+  let host = '';
+  try {
+    host = publicUrl ? hostName(new URL(publicUrl).hostname) : '';
+  } catch {
+    // Not a URL: the schema refuses it below.
+  }
+  return new RegExp(HOSTNAME_PATTERN).test(host) ? host : 'cumulo.local';
+}
+
+/** Comma-separated DNS servers; unset or empty, the system's (/etc/resolv.conf). */
+function dnsResolvers(value: string | undefined): string[] | undefined {
+  const servers = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return servers.length > 0 ? servers : undefined;
+}
+
+/** `ip`, `ip:port` or `[ipv6]:port`, the forms a node:dns resolver takes, with a port 1..65535. */
+function isDnsServer(text: string): boolean {
+  if (net.isIP(text) !== 0) return true;
+  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(text);
+  if (!match) return false;
+  const port = match[3] === undefined ? 53 : Number(match[3]);
+  const address = match[1] ?? match[2] ?? '';
+  return net.isIP(address) === (match[1] === undefined ? 4 : 6) && port >= 1 && port <= 65535;
+}
+
 function numberOr(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   return Number(value);
@@ -120,6 +171,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     logLevel: env.LOG_LEVEL || 'info',
     catalogPath: env.CUMULO_CATALOG || undefined,
     publicUrl: env.CUMULO_PUBLIC_URL || undefined,
+    hostname: env.CUMULO_HOSTNAME ? hostName(env.CUMULO_HOSTNAME) : undefined,
+    dnsResolvers: dnsResolvers(env.CUMULO_DNS_RESOLVERS),
+    dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
@@ -132,15 +186,21 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     clockStepMs: numberOr(env.CUMULO_CLOCK_STEP_MS, 1000),
     ...overrides,
   };
+  // Follows the public URL, whether it came from the environment or an override.
+  raw.hostname ??= defaultHostname(raw.publicUrl);
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
     if (raw[key] === undefined) delete raw[key];
   }
-  if (!Value.Check(ConfigSchema, raw)) {
-    const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
-      const key = e.instancePath.slice(1);
-      return `${key in ENV_NAMES ? ENV_NAMES[key as keyof Config] : key || 'config'} ${e.message}`;
-    });
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  const problems = Value.Check(ConfigSchema, raw)
+    ? []
+    : [...Value.Errors(ConfigSchema, raw)].map((e) => {
+        const key = e.instancePath.slice(1).split('/')[0] ?? '';
+        return `${key in ENV_NAMES ? ENV_NAMES[key as keyof Config] : key || 'config'} ${e.message}`;
+      });
+  const badServers = (raw.dnsResolvers ?? []).filter((s) => !isDnsServer(s));
+  if (badServers.length > 0) {
+    problems.push(`${ENV_NAMES.dnsResolvers} must list ip, ip:port or [ipv6]:port, not ${badServers.join(', ')}`);
   }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return Object.freeze(raw as Config);
 }

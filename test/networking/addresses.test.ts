@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { startDnsServer } from '../helpers/dns-server.ts';
 import { createEmptyNode, eventsOf } from '../nodes/helpers.ts';
 import { operatorApp } from '../operator/helpers.ts';
 
@@ -85,7 +86,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('a restricted user sees and changes only addresses of nodes it holds a grant on', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const dns = await startDnsServer(t);
+      const app = await buildTestApp(t, { dialect, config: { dnsResolvers: [dns.address] } });
       const me = await admin(app);
       const rw = await createEmptyNode(app);
       const ro = await createEmptyNode(app);
@@ -107,6 +109,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', `/v4/networking/ips/${hidden.ipv4[0]}`, { token: bob.token })).status, 404);
       assert.equal((await app.request('GET', `/v4/networking/ips/${ro.ipv4[0]}`, { token: bob.token })).status, 200);
 
+      dns.set('bob.example.com', [rw.ipv4[0], ro.ipv4[0], hidden.ipv4[0]]);
       const body = { rdns: 'bob.example.com' };
       const readOnly = await app.request('PUT', `/v4/networking/ips/${ro.ipv4[0]}`, { token: bob.token, body });
       assert.equal(readOnly.status, 403);
@@ -207,11 +210,15 @@ for (const dialect of DIALECTS) {
     });
 
     test('rDNS: the same rule as the node route; null resets a public IPv4 address to its default name', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const dns = await startDnsServer(t);
+      const app = await buildTestApp(t, { dialect, config: { dnsResolvers: [dns.address] } });
       const me = await admin(app);
       const node = await createEmptyNode(app, { private_ip: true });
       const [public4, private4] = node.ipv4;
       const url = `/v4/networking/ips/${public4}`;
+      dns.set('www.example.com', [public4]);
+      dns.set('v6.example.com', [slaacOf(node)]);
+      dns.set('p.example.com', [private4]);
 
       const named = await app.request('PUT', url, { body: { rdns: 'www.example.com' } });
       assert.equal(named.status, 200, JSON.stringify(named.body));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { startDnsServer } from '../helpers/dns-server.ts';
 import { cumulo, operatorApp } from '../operator/helpers.ts';
 import { createEmptyNode, createNode, eventsOf } from './helpers.ts';
 
@@ -54,7 +55,8 @@ for (const dialect of DIALECTS) {
     });
 
     test('allocate a public address (once the operator allows it) or one private address; view, rdns and remove them, with events', async (t) => {
-      const app = await operatorApp(t, dialect);
+      const dns = await startDnsServer(t);
+      const app = await operatorApp(t, dialect, { dnsResolvers: [dns.address] });
       const me = await admin(app);
       const node = await createEmptyNode(app);
       const base = `/v4/node/instances/${node.id}/ips`;
@@ -89,6 +91,9 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', `${base}/10.9.9.9`)).status, 404);
       assert.equal((await app.request('GET', `${base}/not-an-ip`)).status, 404);
 
+      dns.set('www.example.com', [extra.body.address]);
+      dns.set('v6.example.com', [slaac]);
+      dns.set('p.example.com', [priv.body.address]);
       const named = await app.request('PUT', `${base}/${extra.body.address}`, { body: { rdns: 'www.example.com' } });
       assert.equal(named.status, 200);
       assert.equal(named.body.rdns, 'www.example.com');

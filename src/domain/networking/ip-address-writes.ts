@@ -7,6 +7,7 @@ import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import type { NodeRow } from '../nodes/node.repository.ts';
 import { nodeEntity } from '../nodes/node-access.ts';
+import { assertForwardDns } from './forward-dns.ts';
 import { type IpAddressRow, updateAddressRdns } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
 import { ipRowToIpAddress } from './ip-address.service.ts';
@@ -40,15 +41,28 @@ export async function addIpv4(
   if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
   const row = await allocateNodeIpv4(db, ctx, { accountId: node.account_id, nodeId: node.id, region, public: isPublic });
   await ipEvent(db, ctx, actor, node, 'node_addip', row);
-  return ipRowToIpAddress(row);
+  return ipRowToIpAddress(row, ctx.config.hostname);
 }
 
 /**
- * Sets the reverse DNS name of one of the node's public addresses; null gives a public IPv4 address
- * its default name back. A name is to be taken only when forward DNS already points it at the
- * address (Cumulo's own DNS records, the system resolver for other names); that check belongs
- * here, for both routes, and comes with the DNS domains.
+ * The reverse DNS name to give one of the node's public addresses, checked before the caller opens
+ * its transaction (the check asks DNS over the network; no row lock may wait on it): undefined
+ * changes nothing, null gives a public IPv4 address its default name back, and a name is taken in
+ * lower case without the root's trailing dot, only when forward DNS already points it at the address.
  */
+export async function checkedRdns(
+  ctx: Context,
+  row: IpAddressRow,
+  rdns: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (row.public !== 1) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
+  if (rdns === undefined || rdns === null) return rdns;
+  const name = rdns.toLowerCase().replace(/\.$/, '');
+  await assertForwardDns(ctx.config, row.address, name);
+  return name;
+}
+
+/** Sets the reverse DNS name of the address, one that `checkedRdns` answered for the same address. */
 export async function setRdns(
   db: Kysely<Database>,
   ctx: Context,
@@ -57,9 +71,8 @@ export async function setRdns(
   row: IpAddressRow,
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
-  if (row.public !== 1) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
-  if (rdns === undefined) return ipRowToIpAddress(row);
+  if (rdns === undefined) return ipRowToIpAddress(row, ctx.config.hostname);
   const updated = await updateAddressRdns(db, row, rdns);
   await ipEvent(db, ctx, actor, node, 'ipaddress_update', updated);
-  return ipRowToIpAddress(updated);
+  return ipRowToIpAddress(updated, ctx.config.hostname);
 }

@@ -5,11 +5,12 @@ import { mapPage, type Page, type PageRequest } from '../../db/paginate.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
+import type { NodeRow } from '../nodes/node.repository.ts';
 import { nodeFor, nodeNamedIn } from '../nodes/node-access.ts';
 import { findNodeAddress, findVisibleAddress, type IpAddressRow, listPublicAddresses } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
 import { canonicalAddress, ipRowToIpAddress } from './ip-address.service.ts';
-import { addIpv4, setRdns } from './ip-address-writes.ts';
+import { addIpv4, checkedRdns, setRdns } from './ip-address-writes.ts';
 import type { AllocateAccountIp } from './ips.schema.ts';
 
 /*
@@ -19,7 +20,7 @@ import type { AllocateAccountIp } from './ips.schema.ts';
 
 /** The account's addresses without private ones; a restricted user sees those of nodes it holds a grant on. */
 export async function getIps(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<IpAddress>> {
-  return mapPage(await listPublicAddresses(ctx.db, scope, request), ipRowToIpAddress);
+  return mapPage(await listPublicAddresses(ctx.db, scope, request), (row) => ipRowToIpAddress(row, ctx.config.hostname));
 }
 
 async function visibleAddress(db: Kysely<Database>, scope: AccountScope, text: string): Promise<IpAddressRow> {
@@ -31,7 +32,7 @@ async function visibleAddress(db: Kysely<Database>, scope: AccountScope, text: s
 
 /** Any address of the account, private ones included; another account's, or one not known, is not found. */
 export async function getIp(ctx: Context, scope: AccountScope, address: string): Promise<IpAddress> {
-  return ipRowToIpAddress(await visibleAddress(ctx.db, scope, address));
+  return ipRowToIpAddress(await visibleAddress(ctx.db, scope, address), ctx.config.hostname);
 }
 
 /** An IPv4 address for a node named in the body, by the rule of the node's own allocation. */
@@ -42,6 +43,20 @@ export async function allocateIp(ctx: Context, principal: Principal, body: Alloc
   });
 }
 
+/** The address to name and its node, which the caller needs read_write on (its lock, in a transaction). */
+async function addressToName(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  address: string,
+): Promise<{ node: NodeRow; row: IpAddressRow }> {
+  const seen = await visibleAddress(db, scope, address);
+  const node = await nodeFor(db, scope, seen.node_id ?? 0, 'read_write');
+  // Read again after the node (locked, in a transaction): the address may have left it meanwhile.
+  const row = await findNodeAddress(db, node.account_id, node.id, seen.address);
+  if (!row) throw fail.notFound('Address not found');
+  return { node, row };
+}
+
 /** Sets an address's reverse DNS name, as the node's address route does; it needs read_write on the address's node. */
 export async function updateIp(
   ctx: Context,
@@ -50,12 +65,10 @@ export async function updateIp(
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
   const scope = scopeOf(principal);
+  // Found and checked before the transaction (the check asks DNS), then found again in it.
+  const name = await checkedRdns(ctx, (await addressToName(ctx.db, scope, address)).row, rdns);
   return inTransaction(ctx.db, async (trx) => {
-    const seen = await visibleAddress(trx, scope, address);
-    const node = await nodeFor(trx, scope, seen.node_id ?? 0, 'read_write');
-    // Read again under the node's lock: the address may have left the node meanwhile.
-    const row = await findNodeAddress(trx, node.account_id, node.id, seen.address);
-    if (!row) throw fail.notFound('Address not found');
-    return setRdns(trx, ctx, actorOf(principal), node, row, rdns);
+    const { node, row } = await addressToName(trx, scope, address);
+    return setRdns(trx, ctx, actorOf(principal), node, row, name);
   });
 }

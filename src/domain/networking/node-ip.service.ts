@@ -9,7 +9,7 @@ import { nodeFor } from '../nodes/node-access.ts';
 import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
 import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
-import { addIpv4, ipEvent, setRdns } from './ip-address-writes.ts';
+import { addIpv4, checkedRdns, ipEvent, setRdns } from './ip-address-writes.ts';
 import { findSharedWithNode } from './ip-share.repository.ts';
 import { ipv6BlockView } from './ipv6.service.ts';
 import { findRangesOfNode } from './ipv6-block.repository.ts';
@@ -33,9 +33,9 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
   const ranges = await findRangesOfNode(ctx.db, node.account_id, node.id);
   return {
     ipv4: {
-      public: v4.filter((r) => r.public === 1).map(publicIpv4),
-      private: v4.filter((r) => r.public === 0).map(ipRowToIpAddress),
-      shared: (await findSharedWithNode(ctx.db, node.account_id, node.id)).map(publicIpv4),
+      public: v4.filter((r) => r.public === 1).map((r) => publicIpv4(r, ctx.config.hostname)),
+      private: v4.filter((r) => r.public === 0).map((r) => ipRowToIpAddress(r, ctx.config.hostname)),
+      shared: (await findSharedWithNode(ctx.db, node.account_id, node.id)).map((r) => publicIpv4(r, ctx.config.hostname)),
       // Reserving an address has no operation in this API, so no node holds a reserved one.
       reserved: [],
     },
@@ -69,7 +69,20 @@ async function nodeAddress(
 export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<IpAddress> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
   const found = await nodeAddress(ctx.db, node, address);
-  return found.linkLocal ? linkLocalAddress(found.row) : ipRowToIpAddress(found.row);
+  return found.linkLocal ? linkLocalAddress(found.row) : ipRowToIpAddress(found.row, ctx.config.hostname);
+}
+
+/** The node (read_write; locked, in a transaction) and its address whose reverse DNS name is to change. */
+async function addressToName(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  nodeId: number,
+  address: string,
+): Promise<{ node: NodeRow; row: IpAddressRow }> {
+  const node = await nodeFor(db, scope, nodeId, 'read_write');
+  const found = await nodeAddress(db, node, address);
+  if (found.linkLocal) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
+  return { node, row: found.row };
 }
 
 /** Sets the reverse DNS name of a public address; null gives a public IPv4 address its default back. */
@@ -80,11 +93,12 @@ export async function updateNodeIp(
   address: string,
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
+  const scope = scopeOf(principal);
+  // Found and checked before the transaction (the check asks DNS), then found again in it.
+  const name = await checkedRdns(ctx, (await addressToName(ctx.db, scope, nodeId, address)).row, rdns);
   return inTransaction(ctx.db, async (trx) => {
-    const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
-    const found = await nodeAddress(trx, node, address);
-    if (found.linkLocal) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
-    return setRdns(trx, ctx, actorOf(principal), node, found.row, rdns);
+    const { node, row } = await addressToName(trx, scope, nodeId, address);
+    return setRdns(trx, ctx, actorOf(principal), node, row, name);
   });
 }
 
