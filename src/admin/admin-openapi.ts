@@ -75,7 +75,7 @@ export function adminOpenApi(routes: readonly RouteOptions[], prefix: string, ve
       title: 'Cumulo admin API',
       version,
       description:
-        "Operator surface, outside /v4: reset, snapshots, transition control, the service clock, faults, address allowances, nodes' firewall rulesets. Send CUMULO_ADMIN_TOKEN as a bearer token.",
+        "Operator surface, outside /v4: reset, snapshots, transition control, the service clock, faults, address allowances, IPv6 blocks, nodes' firewall rulesets. Send CUMULO_ADMIN_TOKEN as a bearer token.",
     },
     servers: [{ url: prefix }],
     security: [{ adminToken: [] }],

@@ -6,6 +6,7 @@ import { adminOpenApi } from './admin-openapi.ts';
 import { allowanceRoutes } from './allowance.routes.ts';
 import { controlRoutes } from './control.routes.ts';
 import { faultRoutes } from './faults.routes.ts';
+import { ipv6Routes } from './ipv6.routes.ts';
 import { nodeFirewallRoutes } from './node-firewall.routes.ts';
 import { stateRoutes } from './state.routes.ts';
 
@@ -49,6 +50,7 @@ export async function registerAdmin(app: FastifyInstance): Promise<void> {
       await admin.register(faultRoutes);
       await admin.register(allowanceRoutes);
       await admin.register(nodeFirewallRoutes);
+      await admin.register(ipv6Routes);
     },
     { prefix: ADMIN_PREFIX },
   );

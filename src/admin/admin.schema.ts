@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IntegerId, Nullable, StringEnum } from '../http/schemas.ts';
+import { INT32_MAX, IntegerId, Nullable, StringEnum } from '../http/schemas.ts';
 import { TRANSITION_KINDS } from '../jobs/transitions.ts';
 
 const RegionStatusEnum = StringEnum(['ok', 'outage'] as const);
@@ -73,6 +73,26 @@ const PublicIpv4Allowance = Type.Integer({
 });
 export const IpAllowanceBody = Type.Object({ public_ipv4: PublicIpv4Allowance }, { additionalProperties: false });
 export const IpAllowanceSchema = Type.Object({ node_id: Type.Integer(), public_ipv4: PublicIpv4Allowance });
+
+export const AddIpv6RangeBody = Type.Object(
+  {
+    node_id: Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'the node the range is routed to (any account)' }),
+    prefix_length: Type.Optional(
+      Type.Union([Type.Literal(64), Type.Literal(56)], { description: 'a /64 (the default) or a /56', default: 64 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const AddIpv6PoolBody = Type.Object(
+  {
+    account_id: Type.Integer({ minimum: 1, maximum: INT32_MAX, description: 'the account the pool is for' }),
+    region: Type.String({ minLength: 1, maxLength: 64, description: 'the region whose prefix the /124 is cut from' }),
+  },
+  { additionalProperties: false },
+);
+export const Ipv6BlockParams = Type.Object({
+  range: Type.String({ minLength: 1, maxLength: 64, description: 'the first address of the pool or range' }),
+});
 
 export const ResetSchema = Type.Object({ bootstrap_token: Type.Optional(Type.String()) });
 export const RestoreSchema = Type.Object({ tables: Type.Integer(), rows: Type.Integer() });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
+import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
 import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   'admin snapshot': adminSnapshot,
   'admin restore': adminRestore,
   ...ADMIN_CONTROL_COMMANDS,
+  ...ADMIN_IPV6_COMMANDS,
 };
 
 function help(): string {

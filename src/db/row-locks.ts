@@ -22,3 +22,13 @@ export async function lockRows<T extends keyof Database>(
     db,
   );
 }
+
+/**
+ * Holds a lock on a name until the transaction ends, for writers that must take turns on something
+ * no single row stands for (the free space of an address block). PostgreSQL only, as `lockRows`;
+ * the name is taken within the current schema.
+ */
+export async function lockName(db: Kysely<Database>, name: string): Promise<void> {
+  if (!db.isTransaction || !isPostgres(db)) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ${name}, 0))`.execute(db);
+}

@@ -21,6 +21,9 @@ const ADMIN_CALLS: [string, string][] = [
   ['POST', '/admin/nodes/1/power-off'],
   ['PUT', '/admin/nodes/1/ip-allowance'],
   ['GET', '/admin/nodes/1/firewall'],
+  ['POST', '/admin/ipv6/ranges'],
+  ['POST', '/admin/ipv6/pools'],
+  ['DELETE', '/admin/ipv6/2001:db8:1:1::'],
   ['GET', '/admin/openapi.json'],
 ];
 
@@ -66,6 +69,7 @@ describe('admin API document', () => {
       .sort();
     assert.deepEqual(operations, [
       'DELETE /faults',
+      'DELETE /ipv6/{range}',
       'GET /clock',
       'GET /faults',
       'GET /info',
@@ -73,6 +77,8 @@ describe('admin API document', () => {
       'GET /snapshot',
       'GET /transitions',
       'POST /clock/advance',
+      'POST /ipv6/pools',
+      'POST /ipv6/ranges',
       'POST /jobs/{jobId}/advance',
       'POST /nodes/{nodeId}/maintenance',
       'POST /nodes/{nodeId}/power-off',

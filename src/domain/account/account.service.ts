@@ -40,6 +40,11 @@ export async function getAccount(ctx: Context, accountId: number): Promise<Accou
   return accountRowToAccount(row);
 }
 
+/** Whether an account of this id exists: the operator names accounts by id. */
+export async function accountExists(db: Context['db'], accountId: number): Promise<boolean> {
+  return (await findAccountById(db, accountId)) !== undefined;
+}
+
 /** The operator's way to start an account: the account and its first, unrestricted user, in one transaction. */
 export async function openAccount(
   ctx: Context,

@@ -41,6 +41,33 @@ export function overlaps(a: Block, b: Block): boolean {
   return a.version === b.version && a.first < b.first + b.size && b.first < a.first + a.size;
 }
 
+/** The block of `prefix` bits starting at `first` (which the caller has aligned). */
+export function blockAt(version: 4 | 6, first: bigint, prefix: number): Block {
+  return { version, first, prefix, size: 1n << BigInt((version === 4 ? 32 : 128) - prefix) };
+}
+
+export function lastAddressOf(block: Block): bigint {
+  return block.first + block.size - 1n;
+}
+
+/**
+ * The lowest block of `prefix` bits inside `within`, aligned on its size, that overlaps none of
+ * `taken`; null when there is no room (or the block would be larger than `within`).
+ */
+export function firstFreeBlock(within: Block, taken: readonly Block[], prefix: number): Block | null {
+  if (prefix < within.prefix || prefix > (within.version === 4 ? 32 : 128)) return null;
+  const wanted = blockAt(within.version, within.first, prefix);
+  const sorted = [...taken].sort((a, b) => (a.first < b.first ? -1 : a.first > b.first ? 1 : 0));
+  let first = within.first;
+  for (const block of sorted) {
+    const end = block.first + block.size;
+    if (end <= first) continue;
+    if (first + wanted.size <= block.first) break;
+    first = ((end + wanted.size - 1n) / wanted.size) * wanted.size;
+  }
+  return first + wanted.size <= within.first + within.size ? { ...wanted, first } : null;
+}
+
 /** Parses a single IPv4 or IPv6 address (no prefix) to its number, or null when it is not one. */
 export function parseAddress(text: string): { version: 4 | 6; value: bigint } | null {
   const version = net.isIP(text);

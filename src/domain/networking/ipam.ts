@@ -91,10 +91,16 @@ function privateIpv4(region: RegionDataT): Pool {
   };
 }
 
+/** The region's IPv6 prefix: its first /64 is the SLAAC network, IPv6 pools and ranges are cut from the rest. */
+export function ipv6PrefixOf(region: RegionDataT): Block {
+  const prefix = block(region.ipv6_prefix, 6, `region ${region.id} ipv6_prefix`);
+  if (prefix.prefix > 64) throw new Error(`region ${region.id} ipv6_prefix must be a /64 or shorter`);
+  return prefix;
+}
+
 /** SLAAC IPv6: the first /64 of the region's prefix, with EUI-64-like host parts. */
 function slaac(region: RegionDataT): Pool {
-  const pool = block(region.ipv6_prefix, 6, `region ${region.id} ipv6_prefix`);
-  if (pool.prefix > 64) throw new Error(`region ${region.id} ipv6_prefix must be a /64 or shorter`);
+  const pool = ipv6PrefixOf(region);
   return {
     key: { region: region.id, type: 'ipv6', public: 1 },
     capacity: SLAAC_CAPACITY,

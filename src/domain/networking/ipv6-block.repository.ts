@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
@@ -38,4 +38,32 @@ export function listRanges(db: Kysely<Database>, scope: AccountScope, request: P
 /** The ranges routed to one node. */
 export function findRangesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<Ipv6BlockRow[]> {
   return blocksOf(db, accountId, 'range').where('ipv6_blocks.node_id', '=', nodeId).orderBy('ipv6_blocks.range').execute();
+}
+
+/** Where every block of a region lies, whatever its account: what a new block must not overlap. */
+export function findBlockExtentsInRegion(db: Kysely<Database>, region: string): Promise<{ range: string; prefix: number }[]> {
+  return db.selectFrom('ipv6_blocks').select(['range', 'prefix']).where('region', '=', region).execute();
+}
+
+export function insertBlock(db: Kysely<Database>, values: Insertable<Ipv6BlockTable>): Promise<Ipv6BlockRow> {
+  return db.insertInto('ipv6_blocks').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The block starting at this address (canonical form), of any account; regions' prefixes never overlap. */
+export function findBlockStartingAt(db: Kysely<Database>, range: string): Promise<Ipv6BlockRow | undefined> {
+  return db.selectFrom('ipv6_blocks').selectAll().where('range', '=', range).executeTakeFirst();
+}
+
+export async function deleteBlock(db: Kysely<Database>, block: Pick<Ipv6BlockRow, 'region' | 'range'>): Promise<void> {
+  await db.deleteFrom('ipv6_blocks').where('region', '=', block.region).where('range', '=', block.range).execute();
+}
+
+/** Gives back every range routed to a node. */
+export async function deleteRangesOfNode(db: Kysely<Database>, accountId: number, nodeId: number): Promise<void> {
+  await db
+    .deleteFrom('ipv6_blocks')
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'range')
+    .where('node_id', '=', nodeId)
+    .execute();
 }

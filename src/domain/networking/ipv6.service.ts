@@ -5,8 +5,8 @@ import type { Ipv6Pool } from './ipv6.schema.ts';
 import { type Ipv6BlockRow, listPools, listRanges } from './ipv6-block.repository.ts';
 
 /*
- * IPv6 pools and ranges are cut from a region's prefix by the operator (an admin action still to
- * come); until then the lists are empty pages.
+ * The account's IPv6 pools and ranges, which the operator cuts from a region's prefix
+ * (ipv6-operator.service.ts). `route_target` is a block's last address.
  */
 
 export function ipv6BlockView(row: Ipv6BlockRow): Ipv6Pool {

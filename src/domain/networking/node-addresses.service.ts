@@ -10,6 +10,7 @@ import {
 } from './ip-address.repository.ts';
 import { deleteSharesOfNode } from './ip-share.repository.ts';
 import { allocateAddress } from './ipam.ts';
+import { deleteRangesOfNode } from './ipv6-block.repository.ts';
 import { ensureVlan } from './vlan.repository.ts';
 
 /*
@@ -38,20 +39,22 @@ export async function giveNodeAddresses(
 }
 
 /**
- * A node that moves to another region gives its addresses back to the old region's pools (ending
- * their shares) and gets new ones there (a private IPv4 again if it had one); the addresses shared
- * with it stay behind. Returns the new SLAAC address.
+ * A node that moves to another region gives its addresses and IPv6 ranges back to the old region
+ * (ending their shares) and gets new addresses there (a private IPv4 again if it had one; ranges are
+ * the operator's to route again); the addresses shared with it stay behind. Returns the new SLAAC
+ * address.
  */
 export async function moveNodeAddresses(db: Kysely<Database>, ctx: Context, node: NodeRef, region: RegionDataT): Promise<string> {
   const hadPrivate = (await findAddressesOfNodes(db, node.accountId, [node.nodeId], 'ipv4')).some((a) => a.public === 0);
   await deleteSharesOfNode(db, node.accountId, node.nodeId);
-  await deleteAddressesOfNode(db, node.accountId, node.nodeId);
+  await releaseNodeAddresses(db, node);
   return giveNodeAddresses(db, ctx, node, region, hadPrivate);
 }
 
-/** A deleted node's addresses go back to their pools. */
-export function releaseNodeAddresses(db: Kysely<Database>, node: NodeRef): Promise<void> {
-  return deleteAddressesOfNode(db, node.accountId, node.nodeId);
+/** A deleted node's addresses go back to their pools, and the IPv6 ranges routed to it to the region's prefix. */
+export async function releaseNodeAddresses(db: Kysely<Database>, node: NodeRef): Promise<void> {
+  await deleteAddressesOfNode(db, node.accountId, node.nodeId);
+  await deleteRangesOfNode(db, node.accountId, node.nodeId);
 }
 
 /** The addresses of some nodes, public first, then in the order they were given. */

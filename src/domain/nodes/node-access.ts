@@ -5,7 +5,7 @@ import { fail } from '../../errors.ts';
 import { type Permission, permits } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef } from '../events/event.service.ts';
-import { claimNode, findNodeForScope, type NodeRow } from './node.repository.ts';
+import { claimNode, findNodeAnywhere, findNodeForScope, type NodeRow } from './node.repository.ts';
 import type { NodeTable } from './node.table.ts';
 
 /**
@@ -45,6 +45,17 @@ export async function nodeNamedIn(
   if (!found) throw fail.badRequest(reason, field);
   if (!permits(found.permission, need)) throw fail.forbidden(`Unauthorized: this needs read_write access to node ${nodeId}`);
   return found.row;
+}
+
+/**
+ * A node of any account that the operator names in a request body, locked when in a transaction
+ * (as `nodeFor`); a 400 naming `field` when there is none.
+ */
+export async function anyNodeNamedIn(db: Kysely<Database>, nodeId: number, field: string): Promise<NodeRow> {
+  await lockRows(db, 'nodes', 'id', [nodeId]);
+  const node = await findNodeAnywhere(db, nodeId);
+  if (!node) throw fail.badRequest(`No node with id ${nodeId}`, field);
+  return node;
 }
 
 /** Refuses an operation that needs a settled node while another one is under way. */
