@@ -1,5 +1,10 @@
 #!/usr/bin/env node
-import { main } from '../src/cli/main.ts';
+import { enableCompileCache } from 'node:module';
+
+// Every command loads most of the service: caching its compiled modules (in the system's temporary
+// directory) makes each later start about a third faster. The import below comes after, on purpose.
+enableCompileCache();
+const { main } = await import('../src/cli/main.ts');
 
 try {
   process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Runs every test file under test/ (each one covers both databases). Extra args go to node --test. */
@@ -13,5 +14,11 @@ function testFiles(dir: string): string[] {
 
 const args = process.argv.slice(2);
 const files = args.some((a) => !a.startsWith('-')) ? [] : testFiles('test').sort();
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...args, ...files], { stdio: 'inherit' });
+// Each test file is a process that loads most of the service, and many start `cumulo` processes:
+// compiled modules cached on disk make every start after the first faster.
+const env = {
+  ...process.env,
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
+};
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...args, ...files], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);
