@@ -1,10 +1,9 @@
-import { type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
-import { type VlanInterfaceRow, vlanInterfaces } from '../nodes/configs/config.repository.ts';
-import type { VlanTable } from './vlan.table.ts';
+import type { VlanAttachmentRow, VlanTable } from './vlan.table.ts';
 
 export type VlanRow = Selectable<VlanTable>;
 
@@ -29,9 +28,17 @@ export async function ensureVlan(
     .execute();
 }
 
+/** The attachments of the scope's nodes, as a subquery (the nodes group makes it from config interfaces). */
+export type Attachments = RawBuilder<VlanAttachmentRow>;
+
 /** The account's VLANs that some node the scope sees has an interface on; the others are not listed. */
-export function listVlans(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<VlanRow>> {
-  const attached = sql<SqlBool>`exists (select 1 from (${vlanInterfaces(db, scope)}) a
+export function listVlans(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  attachments: Attachments,
+  request: PageRequest,
+): Promise<Page<VlanRow>> {
+  const attached = sql<SqlBool>`exists (select 1 from (${attachments}) a
     where a.region = vlans.region and a.label = vlans.label)`;
   const query = db.selectFrom('vlans').selectAll('vlans').where('vlans.account_id', '=', scope.accountId).where(attached);
   return paginate(query, request, FILTER);
@@ -40,11 +47,11 @@ export function listVlans(db: Kysely<Database>, scope: AccountScope, request: Pa
 /** The nodes attached to some VLANs (by label; the caller matches regions), by node id. */
 export async function findVlanNodes(
   db: Kysely<Database>,
-  scope: AccountScope,
+  attachments: Attachments,
   labels: readonly string[],
-): Promise<VlanInterfaceRow[]> {
+): Promise<VlanAttachmentRow[]> {
   if (labels.length === 0) return [];
-  const result = await sql<VlanInterfaceRow>`select node_id, region, label from (${vlanInterfaces(db, scope)}) a
+  const result = await sql<VlanAttachmentRow>`select node_id, region, label from (${attachments}) a
     where a.label in (${sql.join(labels)}) order by node_id`.execute(db);
   return result.rows;
 }

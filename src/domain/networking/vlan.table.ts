@@ -7,3 +7,10 @@ export interface VlanTable {
   region: string;
   created: string;
 }
+
+/** A node attached to a VLAN: one row of what the VLAN list is made from (nodes' config interfaces). */
+export interface VlanAttachmentRow {
+  node_id: number;
+  region: string;
+  label: string;
+}

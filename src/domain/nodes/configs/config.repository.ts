@@ -68,7 +68,7 @@ export async function deleteConfigsOfNode(db: Kysely<Database>, accountId: numbe
   await db.deleteFrom('configs').where('account_id', '=', accountId).where('node_id', '=', nodeId).execute();
 }
 
-export interface VlanInterfaceRow {
+interface VlanInterfaceRow {
   node_id: number;
   region: string;
   label: string;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Context } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { mapPage, type PageRequest } from '../../../db/paginate.ts';
@@ -8,11 +8,20 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { type EventSpec, recordEvent } from '../../events/event.service.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
+import type { VlanAttachmentRow } from '../../networking/vlan.table.ts';
 import { findDisks } from '../disks/disk.repository.ts';
 import { type NodeRow, updateNodeRow } from '../node.repository.ts';
 import { nodeEntity, nodeFor } from '../node-access.ts';
 import { attachVlans, checkInterfaces } from '../node-interfaces.ts';
-import { type ConfigRow, deleteConfigRow, findConfig, insertConfig, listConfigs, updateConfigRow } from './config.repository.ts';
+import {
+  type ConfigRow,
+  deleteConfigRow,
+  findConfig,
+  insertConfig,
+  listConfigs,
+  updateConfigRow,
+  vlanInterfaces,
+} from './config.repository.ts';
 import {
   type Config,
   type ConfigHelpers,
@@ -240,4 +249,12 @@ export async function removeDiskFromConfigs(db: Kysely<Database>, node: NodeRow,
     const changed = DEVICE_SLOTS.some((s) => stored[s]?.disk_id === diskId);
     if (changed) await updateConfigRow(db, node.account_id, config.id, { devices: storedDevices(devices) });
   }
+}
+
+/**
+ * What networking lists VLANs from: the (node, region, label) of every VLAN interface of the scope's
+ * nodes' configs, as a subquery so that the VLAN list pages in the database.
+ */
+export function vlanAttachments(db: Kysely<Database>, scope: AccountScope): RawBuilder<VlanAttachmentRow> {
+  return vlanInterfaces(db, scope);
 }
