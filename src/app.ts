@@ -14,6 +14,7 @@ import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { serializeRequest } from './http/request-log.ts';
+import { cachedSerializerFactory } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { randomHex } from './random.ts';
 import { dataRoutes, v4Routes } from './routes.ts';
@@ -45,6 +46,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     // Answered by the hook below instead, in the envelope.
     return503OnClosing: false,
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
     frameworkErrors,
     clientErrorHandler,
   });

@@ -17,13 +17,20 @@ export interface PostgresOptions {
   max?: number;
 }
 
+/**
+ * The URL with every connection put in `schema`, after the settings the URL has of its own: pg takes
+ * a connection string's `options` over one given beside it, so the schema joins them there.
+ */
+export function urlWithSchema(databaseUrl: string, schema: string): string {
+  const url = new URL(databaseUrl);
+  const own = url.searchParams.get('options');
+  url.searchParams.set('options', `${own ? `${own} ` : ''}-c search_path=${schema}`);
+  return url.toString();
+}
+
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
-  return new pg.Pool({
-    connectionString: options.url,
-    max: options.max ?? 10,
-    types,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  });
+  const connectionString = options.schema ? urlWithSchema(options.url, options.schema) : options.url;
+  return new pg.Pool({ connectionString, max: options.max ?? 10, types });
 }
 
 /**

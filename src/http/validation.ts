@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorItem } from '../errors.ts';
 import { canonicalIntegers, closeObjects } from './input-rules.ts';
@@ -35,9 +35,26 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false, removeAdditional: false });
 const textAjv = makeAjv({ coerceTypes: 'array', removeAdditional: false });
 
+/**
+ * Compiled validators by the text of their schema: what ajv makes depends on nothing else (it reads
+ * no symbol keys), and an app built again in the same process (a test, a restart in place) reuses
+ * them instead of compiling every route's schemas anew.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+function compileOnce(ajv: Ajv, kind: string, schema: object): ValidateFunction {
+  const key = `${kind}:${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return bodyAjv.compile(closeObjects(schema) as object);
-  const validate = textAjv.compile(schema);
+  if (httpPart === 'body') return compileOnce(bodyAjv, 'body', closeObjects(schema) as object);
+  const validate = compileOnce(textAjv, 'text', schema);
   return httpPart === 'params' || httpPart === 'querystring' ? canonicalIntegers(schema, validate) : validate;
 };
 

@@ -13,7 +13,13 @@ import type { Clock } from '../../src/time/clock.ts';
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-export const PG_URL = process.env.CUMULO_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * Tests commit without waiting for the disk (synchronous_commit off): a commit is as durable as the
+ * PostgreSQL server process, which a test never crashes, and every schema made and migrated for a
+ * test costs a third of the time.
+ */
+export const PG_URL =
+  process.env.CUMULO_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test?options=-c%20synchronous_commit%3Doff';
 export const ADMIN_TOKEN = 'cumulo-test-admin-token-0123456789abcdef';
 
 export interface TestAppOptions {

@@ -66,8 +66,3 @@ export async function startServerProcess(
 }
 
 /** A DATABASE_URL that puts every connection of a child process in one schema. */
-export function pgUrlWithSchema(url: string, schema: string): string {
-  const u = new URL(url);
-  u.searchParams.set('options', `-c search_path=${schema}`);
-  return u.toString();
-}

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openDatabase } from '../../src/db/open.ts';
+import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
-import { pgUrlWithSchema, startServerProcess } from '../helpers/server-process.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 const EXPIRY_MS = 2000;
 
@@ -12,7 +13,7 @@ for (const dialect of DIALECTS) {
       const dataDir = tempDir(t);
       const env: Record<string, string> = { CUMULO_DATA_DIR: dataDir, CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN };
       const pgSchema = dialect === 'postgres' ? await freshPgSchema(t) : undefined;
-      if (pgSchema) env.DATABASE_URL = pgUrlWithSchema(PG_URL, pgSchema);
+      if (pgSchema) env.DATABASE_URL = urlWithSchema(PG_URL, pgSchema);
       const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
       // Looks at the stored state directly, as the server sees it after a restart.
       const inspect = async <T>(look: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> => {

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
-import { pgUrlWithSchema, startServerProcess } from '../helpers/server-process.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 for (const dialect of DIALECTS) {
   describe(`server process [${dialect}]`, () => {
     test('first start prints a working token once; SIGTERM shuts down cleanly', async (t) => {
       const env: Record<string, string> = { CUMULO_DATA_DIR: tempDir(t) };
-      if (dialect === 'postgres') env.DATABASE_URL = pgUrlWithSchema(PG_URL, await freshPgSchema(t));
+      if (dialect === 'postgres') env.DATABASE_URL = urlWithSchema(PG_URL, await freshPgSchema(t));
       const server = await startServerProcess(env);
       t.after(() => server.child.kill('SIGKILL'));
       const token = /^ {2}([0-9a-f]{64})$/m.exec(server.output())?.[1];
@@ -31,7 +32,7 @@ for (const dialect of DIALECTS) {
 
     test('the bootstrap token is ensured idempotently', async (t) => {
       const env: Record<string, string> = { CUMULO_DATA_DIR: tempDir(t), CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN };
-      if (dialect === 'postgres') env.DATABASE_URL = pgUrlWithSchema(PG_URL, await freshPgSchema(t));
+      if (dialect === 'postgres') env.DATABASE_URL = urlWithSchema(PG_URL, await freshPgSchema(t));
       for (let i = 0; i < 2; i++) {
         const server = await startServerProcess(env);
         t.after(() => server.child.kill('SIGKILL'));
