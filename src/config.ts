@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { parseHostPort } from './dns/host-port.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
@@ -29,6 +30,8 @@ export const ConfigSchema = Type.Object({
   dnsResolvers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   /** How long a forward DNS lookup may take before it counts as failed. */
   dnsTimeoutMs: Type.Integer({ minimum: 1, maximum: 60000 }),
+  /** Where `serve` runs the authoritative nameserver, UDP and TCP (`ip:port`, `[ipv6]:port`); unset, it does not. */
+  dnsListen: Type.Optional(Type.String({ minLength: 1 })),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -63,6 +66,7 @@ export interface Config {
   readonly hostname: string;
   readonly dnsResolvers?: readonly string[];
   readonly dnsTimeoutMs: number;
+  readonly dnsListen?: string;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -94,6 +98,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   hostname: 'CUMULO_HOSTNAME',
   dnsResolvers: 'CUMULO_DNS_RESOLVERS',
   dnsTimeoutMs: 'CUMULO_DNS_TIMEOUT_MS',
+  dnsListen: 'CUMULO_DNS_LISTEN',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -144,14 +149,16 @@ function dnsResolvers(value: string | undefined): string[] | undefined {
   return servers.length > 0 ? servers : undefined;
 }
 
-/** `ip`, `ip:port` or `[ipv6]:port`, the forms a node:dns resolver takes, with a port 1..65535. */
-function isDnsServer(text: string): boolean {
-  if (net.isIP(text) !== 0) return true;
-  const match = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(text);
-  if (!match) return false;
-  const port = match[3] === undefined ? 53 : Number(match[3]);
-  const address = match[1] ?? match[2] ?? '';
-  return net.isIP(address) === (match[1] === undefined ? 4 : 6) && port >= 1 && port <= 65535;
+/** `ip`, `ip:port` or `[ipv6]:port` (port 0 too when listening), the forms a node:dns resolver takes. */
+function isIpAndPort(text: string, options: { allowPortZero?: boolean } = {}): boolean {
+  const parsed = parseHostPort(text, 53, options);
+  return parsed !== null && net.isIP(parsed.host) !== 0;
+}
+
+/** Unset, empty or `off`: no nameserver. */
+function dnsListen(value: string | undefined): string | undefined {
+  const text = (value ?? '').trim();
+  return text === '' || text === 'off' ? undefined : text;
 }
 
 function numberOr(value: string | undefined, fallback: number): number {
@@ -174,6 +181,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     hostname: env.CUMULO_HOSTNAME ? hostName(env.CUMULO_HOSTNAME) : undefined,
     dnsResolvers: dnsResolvers(env.CUMULO_DNS_RESOLVERS),
     dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
+    dnsListen: dnsListen(env.CUMULO_DNS_LISTEN),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
@@ -197,9 +205,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
         const key = e.instancePath.slice(1).split('/')[0] ?? '';
         return `${key in ENV_NAMES ? ENV_NAMES[key as keyof Config] : key || 'config'} ${e.message}`;
       });
-  const badServers = (raw.dnsResolvers ?? []).filter((s) => !isDnsServer(s));
+  const badServers = (raw.dnsResolvers ?? []).filter((s) => !isIpAndPort(s));
   if (badServers.length > 0) {
     problems.push(`${ENV_NAMES.dnsResolvers} must list ip, ip:port or [ipv6]:port, not ${badServers.join(', ')}`);
+  }
+  if (raw.dnsListen !== undefined && !isIpAndPort(raw.dnsListen, { allowPortZero: true })) {
+    problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return Object.freeze(raw as Config);

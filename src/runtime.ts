@@ -9,6 +9,8 @@ import type { Context } from './context.ts';
 import { BLOBS_DIR, secureDataDir } from './data-dir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './db/open.ts';
+import { type RunningNameserver, startConfiguredNameserver } from './dns/configured-nameserver.ts';
+import type { ZoneSource } from './dns/zone.ts';
 import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstrap.ts';
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
 import { loadCatalog } from './domain/catalog/catalog.ts';
@@ -29,6 +31,8 @@ export interface RuntimeOptions {
   pgSchema?: string;
   /** Extra job kinds (tests). */
   jobHandlers?: readonly JobHandler[];
+  /** Where serve's nameserver (CUMULO_DNS_LISTEN) finds its zones; without one it stays off. */
+  zoneSource?: (ctx: Context) => ZoneSource;
 }
 
 export interface Runtime {
@@ -37,7 +41,9 @@ export interface Runtime {
   app: FastifyInstance | null;
   worker: Worker | null;
   bootstrap: BootstrapResult | null;
-  /** Stops the worker after its current job, closes HTTP after in-flight requests, closes the database. */
+  /** serve's authoritative nameserver, when CUMULO_DNS_LISTEN turns it on. */
+  nameserver: RunningNameserver | null;
+  /** Stops the nameserver after its in-flight answers, the worker after its current job, closes HTTP after in-flight requests, closes the database. */
   close(): Promise<void>;
 }
 
@@ -90,13 +96,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       worker.start();
     }
     const app = options.role === 'serve' ? await buildApp(ctx) : null;
+    // Last: nothing that can fail comes after it, so the error path below has no sockets to close.
+    const nameserver = options.role === 'serve' ? await startConfiguredNameserver(ctx, options.zoneSource?.(ctx)) : null;
     return {
       ctx,
       database,
       app,
       worker,
       bootstrap,
+      nameserver,
       async close() {
+        await nameserver?.close();
         await worker?.stop();
         await app?.close();
         await database.close();

@@ -50,6 +50,7 @@ export const serve: Command = {
     } else {
       process.stdout.write(`Cumulo is ready at ${base} (database: ${runtime.database.location})\n`);
     }
+    if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
     return closeOnSignal(runtime);
   },
 };
