@@ -29,6 +29,8 @@ export const ConfigSchema = Type.Object({
   dnsResolvers: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   /** How long a forward DNS lookup may take before it counts as failed. */
   dnsTimeoutMs: Type.Integer({ minimum: 1, maximum: 60000 }),
+  /** The installation's nameservers: every zone's NS records, the first one its SOA's primary. */
+  dnsNameservers: Type.Array(Type.String({ maxLength: 253, pattern: HOSTNAME_PATTERN }), { minItems: 1, maxItems: 13 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -63,6 +65,7 @@ export interface Config {
   readonly hostname: string;
   readonly dnsResolvers?: readonly string[];
   readonly dnsTimeoutMs: number;
+  readonly dnsNameservers: readonly string[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -94,6 +97,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   hostname: 'CUMULO_HOSTNAME',
   dnsResolvers: 'CUMULO_DNS_RESOLVERS',
   dnsTimeoutMs: 'CUMULO_DNS_TIMEOUT_MS',
+  dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -154,6 +158,15 @@ function isDnsServer(text: string): boolean {
   return net.isIP(address) === (match[1] === undefined ? 4 : 6) && port >= 1 && port <= 65535;
 }
 
+/** Comma-separated host names, as `hostName` takes them; unset or empty, none. */
+function hostNames(value: string | undefined): string[] | undefined {
+  const names = (value ?? '')
+    .split(',')
+    .map(hostName)
+    .filter((s) => s !== '');
+  return names.length > 0 ? names : undefined;
+}
+
 function numberOr(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   return Number(value);
@@ -174,6 +187,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     hostname: env.CUMULO_HOSTNAME ? hostName(env.CUMULO_HOSTNAME) : undefined,
     dnsResolvers: dnsResolvers(env.CUMULO_DNS_RESOLVERS),
     dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
+    dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
@@ -188,6 +202,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   };
   // Follows the public URL, whether it came from the environment or an override.
   raw.hostname ??= defaultHostname(raw.publicUrl);
+  raw.dnsNameservers ??= [`ns1.${raw.hostname}`, `ns2.${raw.hostname}`];
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
     if (raw[key] === undefined) delete raw[key];
   }

@@ -66,6 +66,7 @@ for (const dialect of DIALECTS) {
           '0006-firewalls',
           '0007-ipv6-blocks',
           '0008-ip-shares',
+          '0010-domains',
         ],
         blobs: 'by-key',
       });
