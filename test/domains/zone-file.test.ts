@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { buildTestApp, DIALECTS, type TestApp, tempDir } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { addRecord, createDomain, fieldsOf, renderedZone, serialOf } from './helpers.ts';
@@ -49,6 +50,20 @@ async function everyType(app: TestApp, domain: string) {
   for (const record of records) await addRecord(app, zone.id, record);
   return zone;
 }
+
+describe('CUMULO_DNS_NAMESERVERS', () => {
+  test('host names, comma-separated; by default ns1 and ns2 under CUMULO_HOSTNAME', () => {
+    assert.deepEqual(loadConfig({ CUMULO_HOSTNAME: 'Cloud.Example.NET' }).dnsNameservers, [
+      'ns1.cloud.example.net',
+      'ns2.cloud.example.net',
+    ]);
+    assert.deepEqual(loadConfig({}).dnsNameservers, ['ns1.cumulo.local', 'ns2.cumulo.local']);
+    const set = loadConfig({ CUMULO_DNS_NAMESERVERS: ' A.dns.example.org., b.dns.example.org ,' });
+    assert.deepEqual(set.dnsNameservers, ['a.dns.example.org', 'b.dns.example.org']);
+    assert.throws(() => loadConfig({ CUMULO_DNS_NAMESERVERS: 'ns1.example.org,192.0.2.1' }), ConfigError);
+    assert.throws(() => loadConfig({ CUMULO_DNS_NAMESERVERS: 'not a host' }), /CUMULO_DNS_NAMESERVERS/);
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`zone files [${dialect}]`, () => {

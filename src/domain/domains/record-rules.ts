@@ -131,8 +131,8 @@ export function recordValues(c: RecordCandidate, domain: string, remote: string 
     tag: null,
     ttl_sec: roundSeconds(c.ttl_sec ?? 0),
   };
-  const target = type === 'MX' ? c.target : required(c.target, 'target', type, problems);
-  if (type === 'MX' && c.target === undefined) problems.push({ field: 'target', reason: 'target is required for MX records' });
+  // Only MX takes an empty target: a null MX (RFC 7505).
+  const target = type === 'MX' && c.target === '' ? '' : required(c.target, 'target', type, problems);
 
   if (type === 'SRV') {
     const service = serviceLabel(required(c.service, 'service', type, problems), 'service', problems);
