@@ -90,6 +90,9 @@ for (const dialect of DIALECTS) {
         [{ type: undefined }, ['type']],
         [{ soa_email: 'not-an-email' }, ['soa_email']],
         [{ soa_email: `${'x'.repeat(64)}@example.org` }, ['soa_email']],
+        [{ soa_email: 'semi;colon@example.org' }, ['soa_email']],
+        [{ soa_email: 'admin@localhost' }, ['soa_email']],
+        [{ soa_email: '' }, ['soa_email']],
         [{ master_ips: ['192.0.2.1', 'ns1.example.org'] }, ['master_ips[1]']],
         [{ axfr_ips: ['192.0.2.300'] }, ['axfr_ips[0]']],
         [{ axfr_ips: ['192.0.2.0/24'], master_ips: ['x'] }, ['master_ips[0]', 'axfr_ips[0]']],
@@ -99,7 +102,7 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400, `${JSON.stringify(overrides)}: ${JSON.stringify(res.body)}`);
         assert.deepEqual(fieldsOf(res.body), fields, JSON.stringify(overrides));
       }
-      const slave = await createDomain(app, { type: 'slave', soa_email: undefined, master_ips: ['192.0.2.1', '2001:db8::53'] });
+      const slave = await createDomain(app, { type: 'slave', soa_email: '', master_ips: ['192.0.2.1', '2001:db8::53'] });
       assert.deepEqual([slave.type, slave.soa_email, slave.master_ips], ['slave', '', ['192.0.2.1', '2001:db8::53']]);
       const master = await createDomain(app, { axfr_ips: ['198.51.100.7', '2001:db8::7'] });
       assert.deepEqual(master.axfr_ips, ['198.51.100.7', '2001:db8::7']);

@@ -33,7 +33,7 @@ export function domainEntity(row: Pick<DomainRow, 'id' | 'domain'>): EntityRef {
   return { id: row.id, type: 'domain', label: row.domain, url: `/v4/domains/${row.id}` };
 }
 
-/** A record's event names its domain, and the record as the secondary entity. */
+/** A record's event names its domain, and the record (by its name; the domain's own, by the domain) as the secondary entity. */
 export function recordChangeEvent(action: EventSpec['action'], domain: DomainRow, record: RecordRow): EventSpec {
   return {
     action,
@@ -41,7 +41,7 @@ export function recordChangeEvent(action: EventSpec['action'], domain: DomainRow
     secondary: {
       id: String(record.id),
       type: 'domain_record',
-      label: record.name,
+      label: record.name === '' ? domain.domain : record.name,
       url: `/v4/domains/${domain.id}/records/${record.id}`,
     },
   };

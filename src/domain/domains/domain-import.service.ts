@@ -7,7 +7,7 @@ import { relativeName } from './dns-names.ts';
 import { roundSeconds } from './dns-timing.ts';
 import type { Domain } from './domain.schema.ts';
 import { createDomainWith } from './domain-create.ts';
-import { domainColumns } from './domain-rules.ts';
+import { domainColumns, NEW_DOMAIN } from './domain-rules.ts';
 import { toDomain } from './domain-view.ts';
 import { CAA_TAGS, type CaaTag } from './record.schema.ts';
 import { type RecordCandidate, type RecordValues, recordValues } from './record-rules.ts';
@@ -70,14 +70,10 @@ export async function importDomain(ctx: Context, principal: Principal, zone: Zon
   const origin = zone.origin.toLowerCase();
   try {
     const columns = domainColumns({
+      ...NEW_DOMAIN,
       domain: origin,
       type: 'master',
-      status: 'active',
-      description: '',
-      group: '',
       soa_email: mailboxAddress(soa.data.rname),
-      master_ips: [],
-      axfr_ips: [],
       expire_sec: soa.data.expire,
       refresh_sec: soa.data.refresh,
       retry_sec: soa.data.retry,

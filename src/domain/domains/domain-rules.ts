@@ -3,7 +3,7 @@ import { type ErrorItem, fail } from '../../errors.ts';
 import { domainNameProblem, hostNameProblem, isIpAddress } from './dns-names.ts';
 import { roundSeconds, TIMING_FIELDS } from './dns-timing.ts';
 import type { DomainRow } from './domain.repository.ts';
-import type { DomainStatus, DomainType } from './domain.schema.ts';
+import type { DomainStatus, DomainType, UpdateDomain } from './domain.schema.ts';
 import type { DomainTable } from './domain.table.ts';
 
 /** A domain as a create, update or clone would leave it, before its checks. */
@@ -40,15 +40,51 @@ export function candidateOf(row: DomainRow): DomainCandidate {
   };
 }
 
+/** What a new domain holds where its create body is silent. */
+export const NEW_DOMAIN: Omit<DomainCandidate, 'domain' | 'type'> = {
+  status: 'active',
+  description: '',
+  group: '',
+  soa_email: '',
+  master_ips: [],
+  axfr_ips: [],
+  expire_sec: 0,
+  refresh_sec: 0,
+  retry_sec: 0,
+  ttl_sec: 0,
+};
+
+/** `base` with each field the body sends in place of its own (the name in lower case). */
+export function withChanges(base: DomainCandidate, body: UpdateDomain): DomainCandidate {
+  return {
+    domain: body.domain?.toLowerCase() ?? base.domain,
+    type: body.type ?? base.type,
+    status: body.status ?? base.status,
+    description: body.description ?? base.description,
+    group: body.group ?? base.group,
+    soa_email: body.soa_email ?? base.soa_email,
+    master_ips: body.master_ips ?? base.master_ips,
+    axfr_ips: body.axfr_ips ?? base.axfr_ips,
+    expire_sec: body.expire_sec ?? base.expire_sec,
+    refresh_sec: body.refresh_sec ?? base.refresh_sec,
+    retry_sec: body.retry_sec ?? base.retry_sec,
+    ttl_sec: body.ttl_sec ?? base.ttl_sec,
+  };
+}
+
 export type DomainColumns = Omit<Insertable<DomainTable>, 'account_id' | 'serial' | 'created' | 'updated'>;
+
+/** Local parts an SOA mailbox carries safely (a master file gives `;`, `(`, `"` and the like meanings). */
+const MAILBOX_LOCAL = /^[a-z0-9%+_-]+(?:\.[a-z0-9%+_-]+)*$/i;
 
 /** The SOA's mailbox must fit the SOA: its local part one DNS label, its domain a host name. */
 function soaEmailProblem(email: string): string | null {
   const at = email.lastIndexOf('@');
-  const local = email.slice(0, at);
+  const local = email.slice(0, Math.max(at, 0));
   const host = email.slice(at + 1).toLowerCase();
-  if (at <= 0 || local.length > 63 || /[\s@]/.test(local))
-    return 'Must be an email address whose local part has at most 63 characters';
+  if (local.length > 63 || !MAILBOX_LOCAL.test(local)) {
+    return 'Must be an email address whose local part is at most 63 letters, digits, dots and %+_-';
+  }
   if (!host.includes('.') || hostNameProblem(host)) return 'Must be an email address at a valid domain';
   return null;
 }

@@ -37,7 +37,8 @@ const domainFields = {
   status: Type.Optional(StringEnum(DOMAIN_STATUSES)),
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   group: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-  soa_email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+  // Checked by the service: an address whose local part fits a DNS label, or '' (none: a slave needs none).
+  soa_email: Type.Optional(Type.String({ maxLength: 254 })),
   master_ips: Type.Optional(Ips),
   axfr_ips: Type.Optional(Ips),
   expire_sec: Type.Optional(Seconds),

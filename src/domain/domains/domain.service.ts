@@ -14,7 +14,7 @@ import type { CreateDomain, Domain, UpdateDomain, ZoneFile } from './domain.sche
 import { domainEntity, domainFor, domainIdOf } from './domain-access.ts';
 import { domainChanged } from './domain-change.ts';
 import { assertDomainFree, createDomainWith } from './domain-create.ts';
-import { candidateOf, type DomainCandidate, domainColumns } from './domain-rules.ts';
+import { candidateOf, domainColumns, NEW_DOMAIN, withChanges } from './domain-rules.ts';
 import { toDomain, toDomains } from './domain-view.ts';
 import { findZoneFile } from './zone-file.repository.ts';
 
@@ -30,20 +30,7 @@ export async function getDomain(ctx: Context, scope: AccountScope, id: number): 
 /** Adds a domain (the route has checked add_domains); event dns_zone_create, and its first zone render. */
 export async function createDomain(ctx: Context, principal: Principal, body: CreateDomain): Promise<Domain> {
   if (body.tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
-  const columns = domainColumns({
-    domain: body.domain.toLowerCase(),
-    type: body.type,
-    status: body.status ?? 'active',
-    description: body.description ?? '',
-    group: body.group ?? '',
-    soa_email: body.soa_email ?? '',
-    master_ips: body.master_ips ?? [],
-    axfr_ips: body.axfr_ips ?? [],
-    expire_sec: body.expire_sec ?? 0,
-    refresh_sec: body.refresh_sec ?? 0,
-    retry_sec: body.retry_sec ?? 0,
-    ttl_sec: body.ttl_sec ?? 0,
-  });
+  const columns = domainColumns(withChanges({ ...NEW_DOMAIN, domain: body.domain, type: body.type }, body));
   return inTransaction(ctx.db, async (trx) => {
     const row = await createDomainWith(trx, ctx, principal, { columns, tags: body.tags ?? [], records: [] }, 'dns_zone_create');
     return toDomain(trx, row);
@@ -70,22 +57,7 @@ async function replaceTags(
 export async function updateDomain(ctx: Context, principal: Principal, id: number, body: UpdateDomain): Promise<Domain> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await domainFor(trx, scopeOf(principal), id, 'read_write');
-    const stored = candidateOf(row);
-    const candidate: DomainCandidate = {
-      domain: body.domain?.toLowerCase() ?? stored.domain,
-      type: body.type ?? stored.type,
-      status: body.status ?? stored.status,
-      description: body.description ?? stored.description,
-      group: body.group ?? stored.group,
-      soa_email: body.soa_email ?? stored.soa_email,
-      master_ips: body.master_ips ?? stored.master_ips,
-      axfr_ips: body.axfr_ips ?? stored.axfr_ips,
-      expire_sec: body.expire_sec ?? stored.expire_sec,
-      refresh_sec: body.refresh_sec ?? stored.refresh_sec,
-      retry_sec: body.retry_sec ?? stored.retry_sec,
-      ttl_sec: body.ttl_sec ?? stored.ttl_sec,
-    };
-    const columns = domainColumns(candidate);
+    const columns = domainColumns(withChanges(candidateOf(row), body));
     if (columns.domain !== row.domain) await assertDomainFree(trx, columns.domain, 'domain', row.id);
     const now = ctx.clock.nowMs();
     if (body.tags !== undefined) await replaceTags(trx, principal, row, body.tags, toTimestamp(now));
