@@ -39,7 +39,7 @@ function candidateOf(record: ZoneRecord, origin: string): RecordCandidate | null
       return {
         type: 'MX',
         name,
-        target: record.data.exchange === '' ? '' : `${record.data.exchange}.`,
+        target: record.data.exchange === '.' ? '' : `${record.data.exchange}.`,
         priority: record.data.preference,
         ttl_sec,
       };

@@ -2,7 +2,7 @@ import type { Zone, ZoneRecord } from '../../dns/zone.ts';
 
 /** A name as a master file writes it: absolute, with the root's dot (the root itself is `.`). */
 function absolute(name: string): string {
-  return `${name}.`;
+  return name === '.' ? name : `${name}.`;
 }
 
 /** A character-string in quotes: `"` and `\` escaped, bytes outside printable ASCII as `\DDD`. */
@@ -26,7 +26,7 @@ function rdata(record: ZoneRecord): string {
     case 'PTR':
       return absolute(record.data);
     case 'MX':
-      return `${record.data.preference} ${record.data.exchange === '' ? '.' : absolute(record.data.exchange)}`;
+      return `${record.data.preference} ${absolute(record.data.exchange)}`;
     case 'TXT':
       return record.data.map(quoted).join(' ');
     case 'SRV': {

@@ -29,7 +29,8 @@ function recordOf(row: RecordRow, origin: string, defaultTtl: number): ZoneRecor
     case 'PTR':
       return { name, ttl, type: row.type, data: row.target };
     case 'MX':
-      return { name, ttl, type: 'MX', data: { preference: row.priority, exchange: row.target } };
+      // A null MX (an empty target) points at the root, which the model writes `.`.
+      return { name, ttl, type: 'MX', data: { preference: row.priority, exchange: row.target === '' ? '.' : row.target } };
     case 'TXT':
       return { name, ttl, type: 'TXT', data: txtStrings(row.target) };
     case 'SRV':
