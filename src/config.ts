@@ -32,6 +32,8 @@ export const ConfigSchema = Type.Object({
   dnsTimeoutMs: Type.Integer({ minimum: 1, maximum: 60000 }),
   /** Where `serve` runs the authoritative nameserver, UDP and TCP (`ip:port`, `[ipv6]:port`); unset, it does not. */
   dnsListen: Type.Optional(Type.String({ minLength: 1 })),
+  /** The installation's nameservers: every zone's NS records, the first one its SOA's primary. */
+  dnsNameservers: Type.Array(Type.String({ maxLength: 253, pattern: HOSTNAME_PATTERN }), { minItems: 1, maxItems: 13 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -67,6 +69,7 @@ export interface Config {
   readonly dnsResolvers?: readonly string[];
   readonly dnsTimeoutMs: number;
   readonly dnsListen?: string;
+  readonly dnsNameservers: readonly string[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -99,6 +102,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsResolvers: 'CUMULO_DNS_RESOLVERS',
   dnsTimeoutMs: 'CUMULO_DNS_TIMEOUT_MS',
   dnsListen: 'CUMULO_DNS_LISTEN',
+  dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -161,6 +165,15 @@ function dnsListen(value: string | undefined): string | undefined {
   return text === '' || text === 'off' ? undefined : text;
 }
 
+/** Comma-separated host names, as `hostName` takes them; unset or empty, none. */
+function hostNames(value: string | undefined): string[] | undefined {
+  const names = (value ?? '')
+    .split(',')
+    .map(hostName)
+    .filter((s) => s !== '');
+  return names.length > 0 ? names : undefined;
+}
+
 function numberOr(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   return Number(value);
@@ -182,6 +195,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsResolvers: dnsResolvers(env.CUMULO_DNS_RESOLVERS),
     dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
     dnsListen: dnsListen(env.CUMULO_DNS_LISTEN),
+    dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
@@ -196,6 +210,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   };
   // Follows the public URL, whether it came from the environment or an override.
   raw.hostname ??= defaultHostname(raw.publicUrl);
+  raw.dnsNameservers ??= [`ns1.${raw.hostname}`, `ns2.${raw.hostname}`];
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
     if (raw[key] === undefined) delete raw[key];
   }

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes } from './domain/account/account.routes.ts';
 import { userRoutes } from './domain/account/user.routes.ts';
+import { domainRoutes } from './domain/domains/domain.routes.ts';
+import { recordRoutes } from './domain/domains/record.routes.ts';
 import { eventRoutes } from './domain/events/event.routes.ts';
 import { firewallRoutes } from './domain/firewalls/firewall.routes.ts';
 import { firewallDeviceRoutes } from './domain/firewalls/firewall-device.routes.ts';
@@ -49,6 +51,8 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(cloneRoutes);
   await app.register(nodeChangeRoutes);
   await app.register(nodeStatsRoutes);
+  await app.register(domainRoutes);
+  await app.register(recordRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */

@@ -3,6 +3,7 @@ import type { OperatorSettingTable } from '../admin/settings.table.ts';
 import type { AccountTable } from '../domain/account/account.table.ts';
 import type { EntityGrantTable, UserTable } from '../domain/account/user.table.ts';
 import type { KernelTable, NodeTypeTable, RegionTable } from '../domain/catalog/catalog.table.ts';
+import type { DomainRecordTable, DomainTable, DomainZoneFileTable } from '../domain/domains/domain.table.ts';
 import type { EventTable } from '../domain/events/event.table.ts';
 import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
@@ -50,6 +51,9 @@ export interface Database {
   operator_settings: OperatorSettingTable;
   firewalls: FirewallTable;
   firewall_devices: FirewallDeviceTable;
+  domains: DomainTable;
+  domain_records: DomainRecordTable;
+  domain_zone_files: DomainZoneFileTable;
 }
 
 export type Db = Kysely<Database>;

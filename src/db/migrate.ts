@@ -8,6 +8,7 @@ import * as bootstrapTokenPrefixes from './migrations/0005-bootstrap-token-prefi
 import * as firewalls from './migrations/0006-firewalls.ts';
 import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
 import * as ipShares from './migrations/0008-ip-shares.ts';
+import * as domains from './migrations/0010-domains.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -24,6 +25,7 @@ const STEPS: Record<string, Step> = {
   '0006-firewalls': firewalls,
   '0007-ipv6-blocks': ipv6Blocks,
   '0008-ip-shares': ipShares,
+  '0010-domains': domains,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -1,3 +1,4 @@
+import { zoneJobs } from '../domain/domains/zone-render.jobs.ts';
 import { imageJobs } from '../domain/images/image.jobs.ts';
 import { backupJobs, backupOperations } from '../domain/nodes/backups/backup.jobs.ts';
 import { cloneOperation } from '../domain/nodes/clones/clone.jobs.ts';
@@ -18,4 +19,5 @@ export const JOB_HANDLERS: readonly JobHandler[] = [
   ...operationJobs([cloneOperation], holdNode),
   ...operationJobs(nodeChangeOperations, holdNode),
   ...backupJobs,
+  ...zoneJobs,
 ];

@@ -58,6 +58,27 @@ function fixtureFirewall(app: TestApp, owner: Caller): Promise<{ id: number; dev
   return firewall;
 }
 
+/** One domain per owner and app, with one A record, shared by the domain fixtures. */
+const fixtureDomains = new WeakMap<TestApp, Map<number, Promise<{ id: number; recordId: number }>>>();
+function fixtureDomain(app: TestApp, owner: Caller): Promise<{ id: number; recordId: number }> {
+  const perApp = fixtureDomains.get(app) ?? new Map();
+  fixtureDomains.set(app, perApp);
+  let domain = perApp.get(owner.accountId);
+  if (!domain) {
+    domain = (async () => {
+      const { id } = await created(app, owner, '/v4/domains', {
+        domain: `fixture-${owner.accountId}.example`,
+        type: 'master',
+        soa_email: 'hostmaster@example.org',
+      });
+      const record = await created(app, owner, `/v4/domains/${id}/records`, { type: 'A', name: 'www', target: '192.0.2.10' });
+      return { id, recordId: record.id };
+    })();
+    perApp.set(owner.accountId, domain);
+  }
+  return domain;
+}
+
 async function fixtureChild(app: TestApp, owner: Caller, what: 'configs' | 'disks'): Promise<string> {
   const node = await fixtureNode(app, owner);
   const res = await app.request('GET', `/v4/node/instances/${node.id}/${what}`, { token: owner.token });
@@ -94,6 +115,8 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   firewallId: async (app, owner) => String((await fixtureFirewall(app, owner)).id),
   deviceId: async (app, owner) => String((await fixtureFirewall(app, owner)).deviceId),
+  domainId: async (app, owner) => String((await fixtureDomain(app, owner)).id),
+  recordId: async (app, owner) => String((await fixtureDomain(app, owner)).recordId),
   year: async () => String(new Date().getUTCFullYear()),
   month: async () => String(new Date().getUTCMonth() + 1),
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
@@ -163,4 +186,7 @@ export const VALID_BODIES: Record<string, unknown> = {
   addStackScript: { label: 'matrix', script: '#!/bin/sh\n', images: ['any/all'] },
   createFirewalls: { label: 'matrix-fw', rules: { inbound_policy: 'DROP', outbound_policy: 'DROP' } },
   createFirewallDevice: { id: 1, type: 'node' },
+  createDomain: { domain: 'matrix.example', type: 'master', soa_email: 'hostmaster@example.org' },
+  cloneDomain: { domain: 'matrix-clone.example' },
+  createDomainRecord: { type: 'A', target: '192.0.2.1' },
 };

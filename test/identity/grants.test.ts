@@ -77,6 +77,10 @@ for (const dialect of DIALECTS) {
       // One after the other: the grants list is in node id order.
       const ten = await addNode(app, 'node-ten');
       const eleven = await addNode(app, 'node-eleven');
+      const domain = await app.request('POST', '/v4/domains', {
+        body: { domain: 'grants.example', type: 'master', soa_email: 'hostmaster@grants.example' },
+      });
+      assert.equal(domain.status, 200);
       const first = await app.request('PUT', url, {
         body: {
           global: { add_nodes: true, account_access: 'read_only' },
@@ -84,7 +88,7 @@ for (const dialect of DIALECTS) {
             { id: ten, permissions: 'read_only' },
             { id: eleven, permissions: 'read_write', label: 'ignored' },
           ],
-          domain: [{ id: 5, permissions: 'read_write' }],
+          domain: [{ id: domain.body.id, permissions: 'read_write' }],
         },
       });
       assert.equal(first.status, 200);
@@ -106,7 +110,11 @@ for (const dialect of DIALECTS) {
         { id: ten, permissions: null, label: 'node-ten' },
         { id: eleven, permissions: 'read_write', label: 'node-eleven' },
       ]);
-      assert.deepEqual(second.body.domain, [{ id: 5, permissions: 'read_write', label: '' }], 'lists left out stay');
+      assert.deepEqual(
+        second.body.domain,
+        [{ id: domain.body.id, permissions: 'read_write', label: 'grants.example' }],
+        'lists left out stay',
+      );
       assert.deepEqual((await app.request('GET', url)).body, second.body);
       const unknown = await app.request('PUT', url, { body: { node: [{ id: 999999, permissions: 'read_only' }] } });
       assert.equal(unknown.status, 400, 'node grants name nodes of the account');

@@ -89,9 +89,13 @@ for (const dialect of DIALECTS) {
       const app = await buildTestApp(t, { dialect });
       const me = await admin(app);
       const bob = await newUser(app, me.accountId, { restricted: true });
-      await app.request('PUT', `/v4/account/users/${bob.username}/grants`, {
-        body: { global: { add_nodes: true }, domain: [{ id: 3, permissions: 'read_write' }] },
+      const domain = await app.request('POST', '/v4/domains', {
+        body: { domain: 'bob.example', type: 'master', soa_email: 'hostmaster@bob.example' },
       });
+      const granted = await app.request('PUT', `/v4/account/users/${bob.username}/grants`, {
+        body: { global: { add_nodes: true }, domain: [{ id: domain.body.id, permissions: 'read_write' }] },
+      });
+      assert.equal(granted.status, 200, JSON.stringify(granted.body));
       const renamed = uniqueName('bob');
       const res = await app.request('PUT', `/v4/account/users/${bob.username}`, {
         body: { username: renamed, email: 'bob@example.com', restricted: false, ssh_keys: ['x'], tfa_enabled: true },
@@ -115,7 +119,7 @@ for (const dialect of DIALECTS) {
       await app.request('PUT', `/v4/account/users/${renamed}`, { body: { restricted: true } });
       const grants = await app.request('GET', `/v4/account/users/${renamed}/grants`);
       assert.equal(grants.body.global.add_nodes, false);
-      assert.deepEqual(grants.body.domain, []);
+      assert.deepEqual(grants.body.domain, [{ id: domain.body.id, permissions: null, label: 'bob.example' }]);
 
       const taken = await app.request('PUT', `/v4/account/users/${renamed}`, { body: { username: 'Admin' } });
       assert.equal(taken.status, 400);

@@ -7,13 +7,18 @@ import { runDueJobs } from '../helpers/jobs.ts';
 import { createNode, runningNode } from '../nodes/helpers.ts';
 import { cumulo, type OperatorApp, ok, operatorApp, restoreInto, snapshotOf } from './helpers.ts';
 
-/** State of every kind: nodes with disks, configs and addresses, tags, a deleted node, events, held and queued jobs, operator settings. */
+/** State of every kind: nodes with disks, configs and addresses, tags, a deleted node, a domain with a record and its zone file, events, held and queued jobs, operator settings. */
 async function richState(app: OperatorApp) {
   const kept = await runningNode(app, { tags: ['web', 'prod'] });
   const gone = await runningNode(app, { region: 'eu-west' });
   assert.equal((await app.request('DELETE', `/v4/node/instances/${gone.id}`)).status, 200);
   await runDueJobs(app);
   await ok(app.request('POST', '/v4/profile/tokens', { body: { label: 'ci', scopes: 'nodes:read_only' } }));
+  const domain = await ok(
+    app.request('POST', '/v4/domains', { body: { domain: 'snap.example', type: 'master', soa_email: 'dns@snap.example' } }),
+  );
+  await ok(app.request('POST', `/v4/domains/${domain.id}/records`, { body: { type: 'A', name: 'www', target: '192.0.2.1' } }));
+  await runDueJobs(app); // the domain's zone is rendered
   await ok(app.admin('PUT', '/admin/transitions/node_shutdown', { body: { mode: 'manual' } }));
   await ok(app.admin('PUT', '/admin/transitions/node_boot', { body: { seconds: 45.5 } }));
   await ok(app.request('POST', `/v4/node/instances/${kept.id}/shutdown`));
@@ -66,6 +71,7 @@ for (const dialect of DIALECTS) {
           '0006-firewalls',
           '0007-ipv6-blocks',
           '0008-ip-shares',
+          '0010-domains',
         ],
         blobs: 'by-key',
       });
@@ -87,6 +93,9 @@ for (const dialect of DIALECTS) {
         'regions',
         'images',
         'operator_settings',
+        'domains',
+        'domain_records',
+        'domain_zone_files',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }

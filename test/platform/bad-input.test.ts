@@ -95,9 +95,12 @@ function casesFor(op: Operation, setting: Setting): Case[] {
   ];
 }
 
-/** Deletes last, and the node after everything on it, so each operation finds the objects it needs. */
+/** Objects deleted after everything on them. */
+const HOLDERS = new Set(['/node/instances/{nodeId}', '/domains/{domainId}']);
+
+/** Deletes last, and the node (or domain) after everything on it, so each operation finds the objects it needs. */
 function ordered(ops: Operation[]): Operation[] {
-  const rank = (op: Operation) => (op.method !== 'DELETE' ? 0 : op.path === '/node/instances/{nodeId}' ? 2 : 1);
+  const rank = (op: Operation) => (op.method !== 'DELETE' ? 0 : HOLDERS.has(op.path) ? 2 : 1);
   return [...ops].sort((a, b) => rank(a) - rank(b));
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { findDomainEntities } from '../domains/domain.repository.ts';
 import { findFirewallEntities } from '../firewalls/firewall.repository.ts';
 import { findNodeEntities } from '../nodes/node.repository.ts';
 import { findStackScriptEntities } from '../stackscripts/stackscript.repository.ts';
@@ -20,7 +21,7 @@ export type GrantEntityLookup = (db: Kysely<Database>, accountId: number, ids?: 
  */
 export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityLookup | null>> = {
   node: findNodeEntities,
-  domain: null,
+  domain: findDomainEntities,
   nodebalancer: null,
   image: findImageEntities,
   longview: null,

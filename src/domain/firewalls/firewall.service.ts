@@ -10,7 +10,7 @@ import { grantToCreator, revokeEntityGrants } from '../account/grant-entities.ts
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
-import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { removeTags, sameTags, setTags, tagsOf } from '../tags/tag.service.ts';
 import {
   deleteFirewallRow,
   type FirewallRow,
@@ -74,12 +74,6 @@ export async function createFirewall(ctx: Context, principal: Principal, body: C
     await assignToNodes(trx, ctx, principal, row, body.devices?.nodes ?? []);
     return toFirewall(trx, row);
   });
-}
-
-function sameTags(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...new Set(a)].sort();
-  const y = [...new Set(b)].sort();
-  return x.length === y.length && x.every((t, i) => t === y[i]);
 }
 
 /**

@@ -40,3 +40,10 @@ export function removeTags(
 ): Promise<void> {
   return deleteEntityTags(db, accountId, entityType, entityId);
 }
+
+/** Whether two tag lists name the same tags (order and repeats aside). */
+export function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((t, i) => t === y[i]);
+}

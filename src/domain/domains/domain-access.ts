@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { lockRows } from '../../db/row-locks.ts';
+import { fail } from '../../errors.ts';
+import { INT32_MAX } from '../../http/schemas.ts';
+import { type Permission, permits } from '../account/grants.ts';
+import type { AccountScope } from '../account/principal.ts';
+import type { EntityRef, EventSpec } from '../events/event.service.ts';
+import { type DomainRow, findDomainForScope } from './domain.repository.ts';
+import type { RecordRow } from './record.repository.ts';
+
+/** A domain id given as text (clone, zone-file): one past what ids reach names nothing. */
+export function domainIdOf(text: string): number {
+  const id = Number(text);
+  if (!Number.isSafeInteger(id) || id > INT32_MAX) throw fail.notFound('Domain not found');
+  return id;
+}
+
+/**
+ * The domain a request acts on: another account's, or one a restricted user holds no grant on, is
+ * not found (404); a read_only grant where the operation writes is forbidden (403). A write locks
+ * the domain first, so writes to one domain and its records take turns (and its serial with them).
+ */
+export async function domainFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<DomainRow> {
+  if (need === 'read_write') await lockRows(db, 'domains', 'id', [id]);
+  const found = await findDomainForScope(db, scope, id);
+  if (!found) throw fail.notFound('Domain not found');
+  if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the domain');
+  return found.row;
+}
+
+export function domainEntity(row: Pick<DomainRow, 'id' | 'domain'>): EntityRef {
+  return { id: row.id, type: 'domain', label: row.domain, url: `/v4/domains/${row.id}` };
+}
+
+/** A record's event names its domain, and the record (by its name; the domain's own, by the domain) as the secondary entity. */
+export function recordChangeEvent(action: EventSpec['action'], domain: DomainRow, record: RecordRow): EventSpec {
+  return {
+    action,
+    entity: domainEntity(domain),
+    secondary: {
+      id: String(record.id),
+      type: 'domain_record',
+      label: record.name === '' ? domain.domain : record.name,
+      url: `/v4/domains/${domain.id}/records/${record.id}`,
+    },
+  };
+}

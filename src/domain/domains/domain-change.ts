@@ -1,0 +1,51 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { enqueueJob } from '../../jobs/queue.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { type DomainRow, updateDomainRow } from './domain.repository.ts';
+import type { DomainTable } from './domain.table.ts';
+
+export const RENDER_ZONE_JOB = 'domain.render_zone';
+
+/**
+ * The serial after a change: the date's first serial (YYYYMMDD00) or one past the last, whichever is
+ * higher, so that it keeps increasing however many changes a day brings.
+ */
+export function nextSerial(current: number, nowMs: number): number {
+  const day = new Date(nowMs).toISOString().slice(0, 10).replaceAll('-', '');
+  return Math.max(current + 1, Number(day) * 100);
+}
+
+/** Schedules rendering the domain's zone; call it in the transaction of the change. */
+export async function scheduleZoneRender(db: Kysely<Database>, ctx: Context, domain: Pick<DomainRow, 'id' | 'account_id'>) {
+  // One queued render a domain is enough: it renders what is committed when it runs. A change made
+  // while a render runs waits for it (both lock the domain) and then queues the next.
+  await enqueueJob(db, ctx.clock, {
+    kind: RENDER_ZONE_JOB,
+    accountId: domain.account_id,
+    payload: { domain_id: domain.id },
+    dedupeKey: `${RENDER_ZONE_JOB}:${domain.id}`,
+  });
+  ctx.wakeWorker();
+}
+
+/**
+ * Records a change of a (locked) domain or of its records: the domain's own changes if any, a new
+ * serial, and a render of its zone, all in the caller's transaction.
+ */
+export async function domainChanged(
+  db: Kysely<Database>,
+  ctx: Context,
+  domain: DomainRow,
+  values: Updateable<DomainTable> = {},
+): Promise<DomainRow> {
+  const now = ctx.clock.nowMs();
+  const updated = await updateDomainRow(db, domain.account_id, domain.id, {
+    ...values,
+    serial: nextSerial(domain.serial, now),
+    updated: toTimestamp(now),
+  });
+  await scheduleZoneRender(db, ctx, updated);
+  return updated;
+}

@@ -1,0 +1,116 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
+import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import type { Permission } from '../account/grants.ts';
+import type { AccountScope } from '../account/principal.ts';
+import { tagsFilterField } from '../tags/tag-filter.ts';
+import type { DomainTable } from './domain.table.ts';
+
+export type DomainRow = Selectable<DomainTable>;
+
+/** The reference's filterable domain fields. */
+const FILTER: FilterSpec = {
+  fields: {
+    domain: { column: 'domains.domain', type: 'string' },
+    group: { column: 'domains.domain_group', type: 'string' },
+    tags: tagsFilterField('domain', 'domains.id'),
+  },
+  defaultOrder: { column: 'domains.id', direction: 'asc' },
+  tiebreak: 'domains.id',
+};
+
+/** The account's domains; a restricted user sees only those it holds a grant on. */
+export function listDomains(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<DomainRow>> {
+  const visible = db
+    .selectFrom('domains')
+    .selectAll('domains')
+    .where('domains.account_id', '=', scope.accountId)
+    .where(grantedTo(scope, 'domain', 'domains.id'));
+  return paginate(visible, request, FILTER);
+}
+
+/** A domain the scope may see, with the caller's permission on it (read_write for unrestricted users). */
+export async function findDomainForScope(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  id: number,
+): Promise<{ row: DomainRow; permission: Permission } | undefined> {
+  const userId = scope.restrictedUserId;
+  const base = db.selectFrom('domains').selectAll('domains').where('account_id', '=', scope.accountId).where('id', '=', id);
+  if (userId === null) {
+    const row = await base.executeTakeFirst();
+    return row && { row, permission: 'read_write' };
+  }
+  const found = await base
+    .select(grantPermission({ ...scope, restrictedUserId: userId }, 'domain', 'domains.id').as('permission'))
+    .executeTakeFirst();
+  if (!found?.permission) return undefined;
+  const { permission, ...row } = found;
+  return { row, permission: permission as Permission };
+}
+
+/** A domain of any account by id (the render job's). */
+export function findDomainById(db: Kysely<Database>, id: number): Promise<DomainRow | undefined> {
+  return db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether any account holds `domain` (lower case), other than the domain `exceptId`. */
+export async function domainNameTaken(db: Kysely<Database>, domain: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('domains').select('id').where(sql<string>`lower(domain)`, '=', domain);
+  if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * The active master domain serving `names` with the longest name among them, of any account (the
+ * nameserver's zones).
+ */
+export function findServedDomain(db: Kysely<Database>, names: readonly string[]): Promise<DomainRow | undefined> {
+  return db
+    .selectFrom('domains')
+    .selectAll()
+    .where(sql<string>`lower(domain)`, 'in', [...names])
+    .where('type', '=', 'master')
+    .where('status', '=', 'active')
+    .orderBy(sql`length(domain)`, 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function insertDomain(db: Kysely<Database>, values: Insertable<DomainTable>): Promise<DomainRow> {
+  return db.insertInto('domains').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateDomainRow(
+  db: Kysely<Database>,
+  accountId: number,
+  id: number,
+  values: Updateable<DomainTable>,
+): Promise<DomainRow> {
+  return db
+    .updateTable('domains')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes a domain; its records and rendered zone go with it (foreign keys). */
+export async function deleteDomainRow(db: Kysely<Database>, accountId: number, id: number): Promise<void> {
+  await db.deleteFrom('domains').where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** The account's domains as grant entities (id, and the name as label): all of them, or those among `ids`. */
+export async function findDomainEntities(
+  db: Kysely<Database>,
+  accountId: number,
+  ids?: readonly number[],
+): Promise<{ id: number; label: string }[]> {
+  if (ids?.length === 0) return [];
+  let q = db.selectFrom('domains').select(['id', 'domain as label']).where('account_id', '=', accountId).orderBy('id');
+  if (ids) q = q.where('id', 'in', [...ids]);
+  return q.execute();
+}

@@ -1,0 +1,60 @@
+import type { Generated } from 'kysely';
+
+export interface DomainTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Lower case, without a trailing dot. */
+  domain: string;
+  /** `master` or `slave`. */
+  type: string;
+  /** `active` or `disabled`. */
+  status: string;
+  /** Empty when not set. */
+  description: string;
+  /** The deprecated `group` field (a reserved word in SQL); empty when not set. */
+  domain_group: string;
+  /** Empty when not set. */
+  soa_email: string;
+  /** JSON array of IP addresses. */
+  master_ips: string;
+  /** JSON array of IP addresses. */
+  axfr_ips: string;
+  /** Seconds as stored (0: the default). */
+  expire_sec: number;
+  refresh_sec: number;
+  retry_sec: number;
+  ttl_sec: number;
+  serial: number;
+  created: string;
+  updated: string;
+}
+
+export interface DomainRecordTable {
+  id: Generated<number>;
+  account_id: number;
+  domain_id: number;
+  type: string;
+  /** Relative to the domain, lower case; empty for the domain itself. */
+  name: string;
+  target: string;
+  priority: number;
+  weight: number;
+  port: number;
+  service: string | null;
+  protocol: string | null;
+  tag: string | null;
+  /** 0: the domain's TTL. */
+  ttl_sec: number;
+  created: string;
+  updated: string;
+}
+
+/** The zone file last rendered for a domain. */
+export interface DomainZoneFileTable {
+  domain_id: number;
+  account_id: number;
+  serial: number;
+  /** JSON array of lines. */
+  lines: string;
+  rendered: string;
+}
