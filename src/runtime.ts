@@ -14,6 +14,7 @@ import type { ZoneSource } from './dns/zone.ts';
 import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstrap.ts';
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
 import { loadCatalog } from './domain/catalog/catalog.ts';
+import { databaseZoneSource } from './domain/domains/zone-source.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { JOB_HANDLERS } from './jobs/handlers.ts';
 import { Worker } from './jobs/worker.ts';
@@ -31,7 +32,7 @@ export interface RuntimeOptions {
   pgSchema?: string;
   /** Extra job kinds (tests). */
   jobHandlers?: readonly JobHandler[];
-  /** Where serve's nameserver (CUMULO_DNS_LISTEN) finds its zones; without one it stays off. */
+  /** Where serve's nameserver (CUMULO_DNS_LISTEN) finds its zones: the domains in the database unless told otherwise. */
   zoneSource?: (ctx: Context) => ZoneSource;
 }
 
@@ -97,7 +98,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     }
     const app = options.role === 'serve' ? await buildApp(ctx) : null;
     // Last: nothing that can fail comes after it, so the error path below has no sockets to close.
-    const nameserver = options.role === 'serve' ? await startConfiguredNameserver(ctx, options.zoneSource?.(ctx)) : null;
+    const nameserver =
+      options.role === 'serve' ? await startConfiguredNameserver(ctx, (options.zoneSource ?? databaseZoneSource)(ctx)) : null;
     return {
       ctx,
       database,

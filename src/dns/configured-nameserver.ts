@@ -10,17 +10,10 @@ export interface RunningNameserver {
   close(): Promise<void>;
 }
 
-/**
- * The nameserver CUMULO_DNS_LISTEN asks for, listening; null when it is off, or when no zone source
- * was given (the log says so).
- */
-export async function startConfiguredNameserver(ctx: Context, source: ZoneSource | undefined): Promise<RunningNameserver | null> {
+/** The nameserver CUMULO_DNS_LISTEN asks for, listening and answering from `source`; null when it is off. */
+export async function startConfiguredNameserver(ctx: Context, source: ZoneSource): Promise<RunningNameserver | null> {
   const listen = ctx.config.dnsListen;
   if (listen === undefined) return null;
-  if (!source) {
-    ctx.log.warn({ listen }, 'CUMULO_DNS_LISTEN is set, but no zone source was given: the nameserver is off');
-    return null;
-  }
   const at = parseHostPort(listen, 53, { allowPortZero: true });
   if (!at) throw new Error(`CUMULO_DNS_LISTEN is not ip:port: ${listen}`);
   const server = new Nameserver({ source, log: ctx.log });

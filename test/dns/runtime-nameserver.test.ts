@@ -44,15 +44,5 @@ for (const dialect of DIALECTS) {
       const error = await new Promise<NodeJS.ErrnoException>((resolve) => conn.on('error', resolve));
       assert.equal(error.code, 'ECONNREFUSED', 'closed with the runtime');
     });
-
-    test('without a zone source it does not start, and the log says why', async (t) => {
-      const { runtime, lines } = await start(t, dialect, {});
-      t.after(() => runtime.close());
-      assert.equal(runtime.nameserver, null);
-      assert.ok(
-        lines.some((l) => l.includes('no zone source')),
-        lines.join(''),
-      );
-    });
   });
 }

@@ -1,11 +1,14 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { transferZone } from '../../dns/axfr-client.ts';
+import { formatHostPort, parseHostPort } from '../../dns/host-port.ts';
+import { ZoneTransferError } from '../../dns/transfer-error.ts';
 import type { Zone, ZoneRecord } from '../../dns/zone.ts';
 import { ApiError, fail } from '../../errors.ts';
 import type { Principal } from '../account/principal.ts';
-import { relativeName } from './dns-names.ts';
+import { domainNameProblem, relativeName } from './dns-names.ts';
 import { roundSeconds } from './dns-timing.ts';
-import type { Domain } from './domain.schema.ts';
+import type { Domain, ImportDomain } from './domain.schema.ts';
 import { createDomainWith } from './domain-create.ts';
 import { domainColumns, NEW_DOMAIN } from './domain-rules.ts';
 import { toDomain } from './domain-view.ts';
@@ -91,4 +94,31 @@ export async function importDomain(ctx: Context, principal: Principal, zone: Zon
     if (!(error instanceof ApiError) || error.status !== 400 || error.errors.every((e) => e.field === 'domain')) throw error;
     throw fail.badRequest(`The transferred zone cannot be imported: ${error.message}`, field);
   }
+}
+
+/** How long a whole transfer may take, in lookups' timeouts (CUMULO_DNS_TIMEOUT_MS): a zone is many answers. */
+const TRANSFER_TIMEOUTS = 5;
+
+/**
+ * `POST /domains/import`: the zone transferred (AXFR over TCP) from `remote_nameserver` (a host, or
+ * host:port) becomes a master domain with its records. The name is checked before the transfer; a
+ * refused, timed-out, malformed or empty transfer is a 400 on `remote_nameserver`, and nothing is made.
+ */
+export async function importFromNameserver(ctx: Context, principal: Principal, body: ImportDomain): Promise<Domain> {
+  const origin = body.domain.toLowerCase();
+  const nameProblem = domainNameProblem(origin);
+  if (nameProblem) throw fail.badRequest(nameProblem, 'domain');
+  const remote = parseHostPort(body.remote_nameserver, 53);
+  if (!remote) {
+    throw fail.badRequest('Must be a host name or an IP address, with :port when not 53', 'remote_nameserver');
+  }
+  let records: ZoneRecord[];
+  try {
+    const timeoutMs = ctx.config.dnsTimeoutMs * TRANSFER_TIMEOUTS;
+    records = (await transferZone({ ...remote, zone: origin, timeoutMs })).records;
+  } catch (error) {
+    if (!(error instanceof ZoneTransferError)) throw error;
+    throw fail.badRequest(`No zone transfer of ${origin} from ${formatHostPort(remote)}: ${error.message}`, 'remote_nameserver');
+  }
+  return importDomain(ctx, principal, { origin, records, axfrIps: [] }, 'remote_nameserver');
 }

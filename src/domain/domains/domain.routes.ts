@@ -9,11 +9,13 @@ import {
   DomainParams,
   DomainSchema,
   DomainTextParams,
+  ImportDomainBody,
   UpdateDomainBody,
   ZoneFileSchema,
 } from './domain.schema.ts';
 import { createDomain, deleteDomain, getDomain, getDomains, getZoneFile, updateDomain } from './domain.service.ts';
 import { cloneDomain } from './domain-clone.service.ts';
+import { importFromNameserver } from './domain-import.service.ts';
 
 export const tags = ['Domains'];
 export const readDomains = access('domains:read_only');
@@ -48,6 +50,20 @@ export const domainRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: access('domains:read_write', 'add_domains') },
     },
     async (request) => createDomain(ctx, principalOf(request), request.body),
+  );
+  app.post(
+    '/domains/import',
+    {
+      schema: {
+        operationId: 'importDomain',
+        tags,
+        summary: "Make a master domain of a zone transferred (AXFR) from the domain's current nameserver",
+        body: ImportDomainBody,
+        response: { 200: DomainSchema },
+      },
+      config: { access: access('domains:read_write', 'add_domains') },
+    },
+    async (request) => importFromNameserver(ctx, principalOf(request), request.body),
   );
   app.get(
     '/domains/:domainId',

@@ -65,6 +65,13 @@ export type UpdateDomain = Static<typeof UpdateDomainBody>;
 export const CloneDomainBody = Type.Object({ domain: DomainName });
 export type CloneDomain = Static<typeof CloneDomainBody>;
 
+export const ImportDomainBody = Type.Object({
+  domain: DomainName,
+  // A host, or host:port ([v6]:port) when the nameserver does not listen on 53.
+  remote_nameserver: Type.String({ minLength: 1, maxLength: 261 }),
+});
+export type ImportDomain = Static<typeof ImportDomainBody>;
+
 export const ZoneFileSchema = Type.Object({ zone_file: Type.Array(Type.String()) });
 export type ZoneFile = Static<typeof ZoneFileSchema>;
 

@@ -3,6 +3,7 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { Actor } from '../account/principal.ts';
+import { databaseZoneSource } from '../domains/zone-source.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import type { NodeRow } from '../nodes/node.repository.ts';
@@ -58,7 +59,7 @@ export async function checkedRdns(
   if (row.public !== 1) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
   if (rdns === undefined || rdns === null) return rdns;
   const name = rdns.toLowerCase().replace(/\.$/, '');
-  await assertForwardDns(ctx.config, row.address, name);
+  await assertForwardDns(ctx.config, databaseZoneSource(ctx), row.address, name);
   return name;
 }
 
