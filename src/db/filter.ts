@@ -14,6 +14,8 @@ export interface FilterField {
   custom?: (op: FilterOp, value: FilterValue) => RawBuilder<SqlBool>;
   /** Whether `+order_by` may name it; defaults to true for plain columns. */
   sortable?: boolean;
+  /** Text fields stored in one spelling (lower-case names): a value is matched in that spelling. */
+  normalize?: (value: string) => string;
 }
 
 export interface FilterSpec {
@@ -152,7 +154,7 @@ function checkValue(name: string, field: FilterField, op: FilterOp, value: unkno
   if (op === 'contains') {
     if (field.type !== 'string') throw bad('+contains applies only to text fields');
     if (typeof value !== 'string') throw bad('+contains takes a string');
-    return value;
+    return field.normalize ? field.normalize(value) : value;
   }
   if (['gt', 'gte', 'lt', 'lte'].includes(op) && field.type === 'boolean') {
     throw bad('a true/false field can only be compared for equality');
@@ -174,7 +176,7 @@ function checkValue(name: string, field: FilterField, op: FilterOp, value: unkno
     }
     case 'string':
       if (typeof value !== 'string') throw bad('expected a string');
-      return value;
+      return field.normalize ? field.normalize(value) : value;
   }
 }
 

@@ -238,6 +238,8 @@ for (const dialect of DIALECTS) {
         return res.body.data.map((d: { id: number }) => d.id);
       };
       assert.deepEqual(await ids({ domain: a.domain }), [a.id]);
+      assert.deepEqual(await ids({ domain: a.domain.toUpperCase() }), [a.id], 'names match in any case, as DNS names do');
+      assert.deepEqual(await ids({ domain: { '+contains': a.domain.toUpperCase() } }), [a.id]);
       assert.deepEqual(await ids({ group: 'green' }), [b.id]);
       assert.deepEqual(await ids({ tags: 'edge' }), [a.id]);
       assert.deepEqual(

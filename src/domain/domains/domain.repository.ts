@@ -13,7 +13,8 @@ export type DomainRow = Selectable<DomainTable>;
 /** The reference's filterable domain fields. */
 const FILTER: FilterSpec = {
   fields: {
-    domain: { column: 'domains.domain', type: 'string' },
+    // Names are stored in lower case.
+    domain: { column: 'domains.domain', type: 'string', normalize: (v) => v.toLowerCase() },
     group: { column: 'domains.domain_group', type: 'string' },
     tags: tagsFilterField('domain', 'domains.id'),
   },

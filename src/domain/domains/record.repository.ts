@@ -10,7 +10,8 @@ export type RecordRow = Selectable<DomainRecordTable>;
 const FILTER: FilterSpec = {
   fields: {
     type: { column: 'domain_records.type', type: 'string' },
-    name: { column: 'domain_records.name', type: 'string' },
+    // Names are stored in lower case.
+    name: { column: 'domain_records.name', type: 'string', normalize: (v) => v.toLowerCase() },
     tag: { column: 'domain_records.tag', type: 'string' },
   },
   defaultOrder: { column: 'domain_records.id', direction: 'asc' },
