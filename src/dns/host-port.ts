@@ -1,13 +1,11 @@
 import net from 'node:net';
+import { hostNameProblem } from './names.ts';
 
 export interface HostPort {
   /** An IP address (IPv6 without brackets) or a DNS name without its trailing dot. */
   host: string;
   port: number;
 }
-
-/** A DNS name as a host: labels of letters, digits, `-` and `_`, at most 63 characters each, 253 in all. */
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/i;
 
 /**
  * Reads `host`, `host:port`, `[ipv6]:port` or a bare IPv6 address (no port: `defaultPort`). Null when
@@ -21,7 +19,9 @@ export function parseHostPort(text: string, defaultPort: number, options: { allo
   const bracketed = match[1] !== undefined;
   const host = bracketed ? (match[1] ?? '') : (match[2] ?? '').replace(/\.$/, '');
   // Digits and dots only must be an IPv4 address, not a name.
-  const valid = bracketed ? net.isIPv6(host) : net.isIPv4(host) || (HOST_NAME.test(host) && !/^[\d.]+$/.test(host));
+  const valid = bracketed
+    ? net.isIPv6(host)
+    : net.isIPv4(host) || (hostNameProblem(host.toLowerCase()) === null && !/^[\d.]+$/.test(host));
   if (!valid) return null;
   const port = match[3] === undefined ? defaultPort : Number(match[3]);
   if (port > 65535 || (port === 0 && !options.allowPortZero)) return null;

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
+import { domainNameProblem, hostNameProblem, isIpAddress } from '../../dns/names.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
-import { domainNameProblem, hostNameProblem, isIpAddress } from './dns-names.ts';
 import { roundSeconds, TIMING_FIELDS } from './dns-timing.ts';
 import type { DomainRow } from './domain.repository.ts';
 import type { DomainStatus, DomainType, UpdateDomain } from './domain.schema.ts';

@@ -1,6 +1,5 @@
 import net from 'node:net';
 import type { Insertable } from 'kysely';
-import { type ErrorItem, fail } from '../../errors.ts';
 import {
   absoluteName,
   hostNameProblem,
@@ -9,7 +8,8 @@ import {
   relativeName,
   relativeNameProblem,
   targetHost,
-} from './dns-names.ts';
+} from '../../dns/names.ts';
+import { type ErrorItem, fail } from '../../errors.ts';
 import { roundSeconds } from './dns-timing.ts';
 import type { DomainRecordTable } from './domain.table.ts';
 import type { CaaTag, RecordType } from './record.schema.ts';

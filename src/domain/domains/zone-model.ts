@@ -1,5 +1,5 @@
+import { absoluteName } from '../../dns/names.ts';
 import type { Zone, ZoneRecord } from '../../dns/zone.ts';
-import { absoluteName } from './dns-names.ts';
 import { effectiveSeconds } from './dns-timing.ts';
 import type { DomainRow } from './domain.repository.ts';
 import type { RecordRow } from './record.repository.ts';

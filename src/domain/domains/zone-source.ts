@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
+import { plainName } from '../../dns/names.ts';
 import type { Zone, ZoneSource } from '../../dns/zone.ts';
-import { plainName } from './dns-names.ts';
 import { findServedDomain } from './domain.repository.ts';
 import { findAllRecords } from './record.repository.ts';
 import { zoneOf } from './zone-model.ts';

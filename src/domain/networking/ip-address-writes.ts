@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { plainName } from '../../dns/names.ts';
 import { fail } from '../../errors.ts';
 import type { Actor } from '../account/principal.ts';
 import { databaseZoneSource } from '../domains/zone-source.ts';
@@ -58,7 +59,7 @@ export async function checkedRdns(
 ): Promise<string | null | undefined> {
   if (row.public !== 1) throw fail.badRequest('Only public addresses have reverse DNS', 'rdns');
   if (rdns === undefined || rdns === null) return rdns;
-  const name = rdns.toLowerCase().replace(/\.$/, '');
+  const name = plainName(rdns);
   await assertForwardDns(ctx.config, databaseZoneSource(ctx), row.address, name);
   return name;
 }
