@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { lockRows } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
 import { INT32_MAX } from '../../http/schemas.ts';
-import { type Permission, permits } from '../account/grants.ts';
+import { entityFor } from '../account/entity-access.ts';
+import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef, EventSpec } from '../events/event.service.ts';
 import { type DomainRow, findDomainForScope } from './domain.repository.ts';
@@ -16,17 +16,16 @@ export function domainIdOf(text: string): number {
   return id;
 }
 
-/**
- * The domain a request acts on: another account's, or one a restricted user holds no grant on, is
- * not found (404); a read_only grant where the operation writes is forbidden (403). A write locks
- * the domain first, so writes to one domain and its records take turns (and its serial with them).
- */
-export async function domainFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<DomainRow> {
-  if (need === 'read_write') await lockRows(db, 'domains', 'id', [id]);
-  const found = await findDomainForScope(db, scope, id);
-  if (!found) throw fail.notFound('Domain not found');
-  if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the domain');
-  return found.row;
+/** The domain a request acts on (404, 403 and the write lock of `entityFor`: its records, and its serial with them, take turns too). */
+export function domainFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<DomainRow> {
+  const entity = { table: 'domains', id, what: 'the domain' } as const;
+  return entityFor(
+    db,
+    entity,
+    need,
+    (d) => findDomainForScope(d, scope, id),
+    () => fail.notFound('Domain not found'),
+  );
 }
 
 export function domainEntity(row: Pick<DomainRow, 'id' | 'domain'>): EntityRef {

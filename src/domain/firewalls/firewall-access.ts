@@ -1,23 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { lockRows } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
-import { type Permission, permits } from '../account/grants.ts';
+import { entityFor } from '../account/entity-access.ts';
+import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef } from '../events/event.service.ts';
 import { type FirewallRow, findFirewallForScope } from './firewall.repository.ts';
 
-/**
- * The firewall a request acts on: another account's, or one a restricted user holds no grant on,
- * is not found (404); a read_only grant where the operation writes is forbidden (403). A write
- * locks the firewall first, so writes to one firewall (its devices and rules too) take turns.
- */
-export async function firewallFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<FirewallRow> {
-  if (need === 'read_write') await lockRows(db, 'firewalls', 'id', [id]);
-  const found = await findFirewallForScope(db, scope, id);
-  if (!found) throw fail.notFound('Firewall not found');
-  if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the firewall');
-  return found.row;
+/** The firewall a request acts on (404, 403 and the write lock of `entityFor`: its devices and rules take turns too). */
+export function firewallFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<FirewallRow> {
+  const entity = { table: 'firewalls', id, what: 'the firewall' } as const;
+  return entityFor(
+    db,
+    entity,
+    need,
+    (d) => findFirewallForScope(d, scope, id),
+    () => fail.notFound('Firewall not found'),
+  );
 }
 
 export function firewallEntity(row: Pick<FirewallRow, 'id' | 'label'>): EntityRef {

@@ -2,38 +2,34 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockRows } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
-import { type Permission, permits } from '../account/grants.ts';
+import { entityFor } from '../account/entity-access.ts';
+import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef } from '../events/event.service.ts';
 import { claimNode, findNodeAnywhere, findNodeForScope, type NodeRow } from './node.repository.ts';
 import type { NodeTable } from './node.table.ts';
 
 /**
- * A node to write is locked first when in a transaction: writes to one node (and to what hangs off
- * it) then take turns, each reading what the one before committed (a node deleted meanwhile is a 404).
- */
-async function findForScope(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission) {
-  if (need === 'read_write') await lockRows(db, 'nodes', 'id', [nodeId]);
-  return findNodeForScope(db, scope, nodeId);
-}
-
-/**
  * The node a request acts on: another account's node, or one a restricted user holds no grant on,
  * is not found (404); a read_only grant where the operation writes is forbidden (403).
  * Every operation on a node or on what hangs off it (disks, configs, addresses) starts here.
  */
-export async function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
-  const found = await findForScope(db, scope, nodeId, need);
-  if (!found) throw fail.notFound('Node not found');
-  if (!permits(found.permission, need)) throw fail.forbidden('Unauthorized: this needs read_write access to the node');
-  return found.row;
+export function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
+  const entity = { table: 'nodes', id: nodeId, what: 'the node' } as const;
+  return entityFor(
+    db,
+    entity,
+    need,
+    (d) => findNodeForScope(d, scope, nodeId),
+    () => fail.notFound('Node not found'),
+  );
 }
 
 /**
  * A node a request names in its body (a restore or clone target, a backup's node): as `nodeFor`,
  * but one the caller cannot see is a 400 naming the field, as for any other bad value in the body.
  */
-export async function nodeNamedIn(
+export function nodeNamedIn(
   db: Kysely<Database>,
   scope: AccountScope,
   nodeId: number,
@@ -41,10 +37,14 @@ export async function nodeNamedIn(
   field: string,
   reason = `Node ${nodeId} does not exist or is not available to you`,
 ): Promise<NodeRow> {
-  const found = await findForScope(db, scope, nodeId, need);
-  if (!found) throw fail.badRequest(reason, field);
-  if (!permits(found.permission, need)) throw fail.forbidden(`Unauthorized: this needs read_write access to node ${nodeId}`);
-  return found.row;
+  const entity = { table: 'nodes', id: nodeId, what: `node ${nodeId}` } as const;
+  return entityFor(
+    db,
+    entity,
+    need,
+    (d) => findNodeForScope(d, scope, nodeId),
+    () => fail.badRequest(reason, field),
+  );
 }
 
 /**
