@@ -34,6 +34,8 @@ export const ConfigSchema = Type.Object({
   dnsListen: Type.Optional(Type.String({ minLength: 1 })),
   /** The installation's nameservers: every zone's NS records, the first one its SOA's primary. */
   dnsNameservers: Type.Array(Type.String({ maxLength: 253, pattern: HOSTNAME_PATTERN }), { minItems: 1, maxItems: 13 }),
+  /** The port slave domains ask their `master_ips` on (SOA checks and transfers). */
+  dnsMasterPort: Type.Integer({ minimum: 1, maximum: 65535 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -70,6 +72,7 @@ export interface Config {
   readonly dnsTimeoutMs: number;
   readonly dnsListen?: string;
   readonly dnsNameservers: readonly string[];
+  readonly dnsMasterPort: number;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -103,6 +106,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsTimeoutMs: 'CUMULO_DNS_TIMEOUT_MS',
   dnsListen: 'CUMULO_DNS_LISTEN',
   dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
+  dnsMasterPort: 'CUMULO_DNS_MASTER_PORT',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -196,6 +200,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
     dnsListen: dnsListen(env.CUMULO_DNS_LISTEN),
     dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
+    dnsMasterPort: numberOr(env.CUMULO_DNS_MASTER_PORT, 53),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),

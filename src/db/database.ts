@@ -3,7 +3,12 @@ import type { OperatorSettingTable } from '../admin/settings.table.ts';
 import type { AccountTable } from '../domain/account/account.table.ts';
 import type { EntityGrantTable, UserTable } from '../domain/account/user.table.ts';
 import type { KernelTable, NodeTypeTable, RegionTable } from '../domain/catalog/catalog.table.ts';
-import type { DomainRecordTable, DomainTable, DomainZoneFileTable } from '../domain/domains/domain.table.ts';
+import type {
+  DomainRecordTable,
+  DomainSlaveZoneTable,
+  DomainTable,
+  DomainZoneFileTable,
+} from '../domain/domains/domain.table.ts';
 import type { EventTable } from '../domain/events/event.table.ts';
 import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
@@ -54,6 +59,7 @@ export interface Database {
   domains: DomainTable;
   domain_records: DomainRecordTable;
   domain_zone_files: DomainZoneFileTable;
+  domain_slave_zones: DomainSlaveZoneTable;
 }
 
 export type Db = Kysely<Database>;

@@ -9,6 +9,11 @@ import { FrameReader, frame } from './tcp-frames.ts';
 import { ZoneTransferError, type ZoneTransferFailure } from './transfer-error.ts';
 import type { ZoneRecord } from './zone.ts';
 
+/** How long a whole transfer may take, in lookups' timeouts (CUMULO_DNS_TIMEOUT_MS): a zone is many answers. */
+export function transferTimeoutMs(lookupTimeoutMs: number): number {
+  return lookupTimeoutMs * 5;
+}
+
 export interface TransferRequest {
   /** An IP address or a host name (resolved by the system's resolver). */
   host: string;

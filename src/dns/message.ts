@@ -27,6 +27,8 @@ export const Rcode = {
 export type RcodeValue = (typeof Rcode)[keyof typeof Rcode];
 
 export const OPCODE_QUERY = 0;
+/** RFC 1996: a master telling its slaves that a zone changed. */
+export const OPCODE_NOTIFY = 4;
 
 /** UDP without EDNS (RFC 1035). */
 export const CLASSIC_UDP_SIZE = 512;
@@ -123,13 +125,17 @@ export function fitUdp(response: Packet, limit: number): Packet {
   };
 }
 
-export type ParsedQuery = { kind: 'query'; query: DecodedPacket } | { kind: 'reply'; reply: Packet } | { kind: 'ignore' };
+export type ParsedQuery =
+  | { kind: 'query'; query: DecodedPacket }
+  | { kind: 'notify'; query: DecodedPacket }
+  | { kind: 'reply'; reply: Packet }
+  | { kind: 'ignore' };
 
 /**
  * Reads a message a client sent. Garbage too short for a header, and responses (which must never be
  * answered, or two servers could loop), are ignored; a query whose body does not decode gets FORMERR,
- * as does one without exactly one question or with two OPT records; opcodes other than QUERY get NOTIMP,
- * EDNS versions above 0 BADVERS.
+ * as does one without exactly one question or with two OPT records; opcodes other than QUERY and
+ * NOTIFY get NOTIMP, EDNS versions above 0 BADVERS.
  */
 export function parseQuery(message: Buffer): ParsedQuery {
   if (message.length < 12) return { kind: 'ignore' };
@@ -143,7 +149,8 @@ export function parseQuery(message: Buffer): ParsedQuery {
     return { kind: 'reply', reply: replyTo(header, { rcode: Rcode.FORMERR, withQuestion: false }) };
   }
   if (query.type === 'response') return { kind: 'ignore' };
-  if (opcodeOf(query) !== OPCODE_QUERY) {
+  const opcode = opcodeOf(query);
+  if (opcode !== OPCODE_QUERY && opcode !== OPCODE_NOTIFY) {
     return { kind: 'reply', reply: replyTo(query, { rcode: Rcode.NOTIMP, withQuestion: (query.questions?.length ?? 0) === 1 }) };
   }
   const edns = ednsOf(query);
@@ -151,5 +158,5 @@ export function parseQuery(message: Buffer): ParsedQuery {
     return { kind: 'reply', reply: replyTo({ ...query, additionals: [] }, { rcode: Rcode.FORMERR, withQuestion: false }) };
   }
   if (edns && edns.version > 0) return { kind: 'reply', reply: replyTo(query, { rcode: Rcode.BADVERS }) };
-  return { kind: 'query', query };
+  return { kind: opcode === OPCODE_NOTIFY ? 'notify' : 'query', query };
 }

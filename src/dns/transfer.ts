@@ -1,8 +1,9 @@
-import net from 'node:net';
 import { type Answer, type DecodedPacket, encodingLength, type Packet } from 'dns-packet';
+import { isListedAddress } from './address-list.ts';
 import type { Transport } from './answer.ts';
 import { Rcode, replyTo } from './message.ts';
 import { isInZone, modelName, toAnswer } from './records.ts';
+import { serialAtLeast } from './serial.ts';
 import type { Zone } from './zone.ts';
 import { soaOf } from './zone-lookup.ts';
 
@@ -13,25 +14,9 @@ export function isTransferType(type: string): boolean {
   return type === 'AXFR' || type === 'IXFR';
 }
 
-function family(address: string): 'ipv4' | 'ipv6' | null {
-  const version = net.isIP(address);
-  return version === 4 ? 'ipv4' : version === 6 ? 'ipv6' : null;
-}
-
-/** Whether `address` is one of the zone's `axfrIps` (an IPv4-mapped IPv6 client matches its IPv4 address). */
+/** Whether `address` is one of the zone's `axfrIps`. */
 export function transferAllowed(zone: Zone, address: string): boolean {
-  const allowed = new net.BlockList();
-  for (const ip of zone.axfrIps) {
-    const f = family(ip);
-    if (f) allowed.addAddress(ip, f);
-  }
-  const f = family(address);
-  return f !== null && allowed.check(address, f);
-}
-
-/** RFC 1982: whether serial `a` is `b` or later. */
-function serialAtLeast(a: number, b: number): boolean {
-  return (a - b + 2 ** 32) % 2 ** 32 < 2 ** 31;
+  return isListedAddress(zone.axfrIps, address);
 }
 
 /** The answers in messages of at most TRANSFER_MESSAGE_BYTES: the question only in the first. */

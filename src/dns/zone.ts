@@ -36,8 +36,13 @@ export interface Zone {
   axfrIps: readonly string[];
 }
 
-/** Where the nameserver finds zones: only active master domains are zones it serves. */
+/** Where the nameserver finds the zones it serves. */
 export interface ZoneSource {
   /** The served zone holding `name` (the longest served domain that is `name` or a suffix of it), or null. */
   zoneFor(name: string): Promise<Zone | null>;
+  /**
+   * A NOTIFY (RFC 1996) from `address` that `zone` changed: true when it is a zone kept as a copy of
+   * a master at that address, whose check is then brought forward to now.
+   */
+  notified?(zone: string, address: string): Promise<boolean>;
 }

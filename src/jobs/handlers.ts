@@ -1,3 +1,4 @@
+import { slaveJobs } from '../domain/domains/slave-refresh.jobs.ts';
 import { zoneJobs } from '../domain/domains/zone-render.jobs.ts';
 import { imageJobs } from '../domain/images/image.jobs.ts';
 import { backupJobs, backupOperations } from '../domain/nodes/backups/backup.jobs.ts';
@@ -20,4 +21,5 @@ export const JOB_HANDLERS: readonly JobHandler[] = [
   ...operationJobs(nodeChangeOperations, holdNode),
   ...backupJobs,
   ...zoneJobs,
+  ...slaveJobs,
 ];

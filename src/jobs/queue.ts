@@ -9,8 +9,10 @@ export interface EnqueueSpec {
   /** Service-clock ms when the job is due; now when absent. */
   runAt?: number;
   accountId?: number | null;
-  /** While a queued job holds this key, enqueueing another with it does nothing. */
+  /** While a queued job holds this key, enqueueing another with it does nothing (but see `hasten`). */
   dedupeKey?: string;
+  /** With a dedupe key: a queued job holding the key and due later than `runAt` is made due at `runAt`. */
+  hasten?: boolean;
   maxAttempts?: number;
   /** Holds the job (status `held`, never claimed) until an operator advances this transition kind. */
   heldFor?: string;
@@ -42,6 +44,16 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: Enque
     .onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())
     .returning('id')
     .executeTakeFirst();
+  if (!row && spec.hasten && spec.dedupeKey) {
+    await db
+      .updateTable('jobs')
+      .set({ run_at: spec.runAt ?? now })
+      .where('dedupe_key', '=', spec.dedupeKey)
+      .where('status', '=', 'queued')
+      .where('lease_token', 'is', null)
+      .where('run_at', '>', spec.runAt ?? now)
+      .execute();
+  }
   return row?.id;
 }
 

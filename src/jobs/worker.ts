@@ -99,11 +99,12 @@ export class Worker {
     const payload = JSON.parse(job.payload) as Record<string, unknown>;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      const prepared = handler.prepare ? await handler.prepare({ job, payload, ctx }) : undefined;
       await inTransaction(ctx.db, async (trx) => {
         // What a job generates depends on the job alone, whichever process or moment runs it (or
         // how often its transaction had to run again).
         ctx.random.reposition(`job:${job.id}:${job.attempts}`);
-        await handler.run({ trx, job, payload, ctx });
+        await handler.run({ trx, job, payload, ctx, prepared });
         const done = await trx.deleteFrom('jobs').where('id', '=', job.id).where('lease_token', '=', token).executeTakeFirst();
         if (Number(done.numDeletedRows) !== 1) throw new LeaseLost();
       });

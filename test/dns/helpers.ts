@@ -195,9 +195,10 @@ export function dataOf(packet: Packet, i = 0): unknown {
   return answer && 'data' in answer ? answer.data : undefined;
 }
 
-/** Sends one UDP message to 127.0.0.1:`port` and decodes the reply. */
-export async function udpExchange(port: number, message: Buffer | Packet): Promise<DecodedPacket> {
+/** Sends one UDP message to 127.0.0.1:`port` (from `from`, an address of this machine, when given) and decodes the reply. */
+export async function udpExchange(port: number, message: Buffer | Packet, from?: string): Promise<DecodedPacket> {
   const socket = dgram.createSocket('udp4');
+  if (from) await new Promise<void>((resolve) => socket.bind({ address: from, port: 0 }, resolve));
   // A reply that never comes fails the test by its timeout without keeping the process alive.
   socket.unref();
   try {

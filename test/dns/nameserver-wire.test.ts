@@ -45,7 +45,7 @@ test('a query whose body does not decode gets FORMERR with its id; a short or re
   assert.deepEqual(await respond(response, { address: '127.0.0.1', transport: 'udp' }, source, silent), []);
 });
 
-test('FORMERR without exactly one question or with two OPT records; NOTIMP for other opcodes; BADVERS for EDNS 1', async (t) => {
+test('FORMERR without exactly one question or with two OPT records; NOTIMP for opcodes other than QUERY and NOTIFY; BADVERS for EDNS 1', async (t) => {
   const { port } = await startTestNameserver(t, source);
   const none = await udpExchange(port, { type: 'query', id: 1, questions: [] });
   assert.equal(rcodeOf(none), Rcode.FORMERR);
@@ -60,7 +60,13 @@ test('FORMERR without exactly one question or with two OPT records; NOTIMP for o
   assert.equal(rcodeOf(two), Rcode.FORMERR);
   const twoOpts = await udpExchange(port, query(3, 'www.example.com', 'A', { additionals: [opt(), opt()] }));
   assert.equal(rcodeOf(twoOpts), Rcode.FORMERR);
-  for (const opcode of [1, 2, 4, 5]) {
+  const notify = await udpExchange(port, query(14, 'example.com', 'A', { flags: 4 << 11 }));
+  assert.deepEqual(
+    [notify.id, rcodeOf(notify), (notify.flags ?? 0) >> 11],
+    [14, Rcode.REFUSED, 4],
+    'a NOTIFY for a zone the source keeps no copy of',
+  );
+  for (const opcode of [1, 2, 5]) {
     const reply = await udpExchange(port, query(10 + opcode, 'www.example.com', 'A', { flags: opcode << 11 }));
     assert.deepEqual(
       [reply.id, rcodeOf(reply), (reply.flags ?? 0) >> 11],

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 
@@ -49,4 +52,16 @@ export function serialOf(lines: readonly string[]): number {
 /** The fields a refusal names, in order. */
 export function fieldsOf(body: { errors: { field?: string }[] }): (string | undefined)[] {
   return body.errors.map((e) => e.field);
+}
+
+/** named-checkzone's verdict on a zone file: its output, or a failure naming what it refused. */
+export function checkZone(dir: string, origin: string, lines: readonly string[]): string {
+  const file = path.join(dir, `${origin}.zone`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  try {
+    return execFileSync('named-checkzone', [origin, file], { encoding: 'utf8' });
+  } catch (error) {
+    const out = error as { stdout?: string; stderr?: string };
+    assert.fail(`named-checkzone refused the zone:\n${out.stdout}${out.stderr}\n--- zone ---\n${lines.join('\n')}`);
+  }
 }

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { buildTestApp, DIALECTS, type TestApp, tempDir } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
-import { addRecord, createDomain, fieldsOf, renderedZone, serialOf } from './helpers.ts';
-
-/** named-checkzone's verdict on a zone file: its output, or a failure naming what it refused. */
-function checkZone(dir: string, origin: string, lines: readonly string[]): string {
-  const file = path.join(dir, `${origin}.zone`);
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  try {
-    return execFileSync('named-checkzone', [origin, file], { encoding: 'utf8' });
-  } catch (error) {
-    const out = error as { stdout?: string; stderr?: string };
-    assert.fail(`named-checkzone refused the zone:\n${out.stdout}${out.stderr}\n--- zone ---\n${lines.join('\n')}`);
-  }
-}
+import { addRecord, checkZone, createDomain, fieldsOf, renderedZone, serialOf } from './helpers.ts';
 
 /** A domain with a record of every type, some of every shape a type takes. */
 async function everyType(app: TestApp, domain: string) {

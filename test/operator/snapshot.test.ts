@@ -72,6 +72,7 @@ for (const dialect of DIALECTS) {
           '0007-ipv6-blocks',
           '0008-ip-shares',
           '0010-domains',
+          '0011-slave-zones',
         ],
         blobs: 'by-key',
       });
@@ -96,6 +97,7 @@ for (const dialect of DIALECTS) {
         'domains',
         'domain_records',
         'domain_zone_files',
+        'domain_slave_zones',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }

@@ -7,6 +7,7 @@ import { type DomainRow, updateDomainRow } from './domain.repository.ts';
 import type { DomainTable } from './domain.table.ts';
 
 export const RENDER_ZONE_JOB = 'domain.render_zone';
+export const REFRESH_SLAVE_JOB = 'domain.refresh_slave';
 
 /**
  * The serial after a change: the date's first serial (YYYYMMDD00) or one past the last, whichever is
@@ -31,6 +32,32 @@ export async function scheduleZoneRender(db: Kysely<Database>, ctx: Context, dom
 }
 
 /**
+ * Schedules a check of a slave domain's masters (slave-refresh.jobs.ts) at `atMs`, now by default;
+ * one queued a domain, which a check scheduled for sooner brings forward.
+ */
+export async function scheduleSlaveRefresh(
+  db: Kysely<Database>,
+  ctx: Pick<Context, 'clock' | 'wakeWorker'>,
+  domain: Pick<DomainRow, 'id' | 'account_id'>,
+  atMs: number = ctx.clock.nowMs(),
+) {
+  await enqueueJob(db, ctx.clock, {
+    kind: REFRESH_SLAVE_JOB,
+    accountId: domain.account_id,
+    payload: { domain_id: domain.id },
+    runAt: atMs,
+    dedupeKey: `${REFRESH_SLAVE_JOB}:${domain.id}`,
+    hasten: true,
+  });
+  ctx.wakeWorker();
+}
+
+/** Whether the domain is one whose masters are to be checked. */
+export function isActiveSlave(domain: Pick<DomainRow, 'type' | 'status'> | undefined): domain is DomainRow {
+  return domain?.type === 'slave' && domain.status === 'active';
+}
+
+/**
  * Records a change of a (locked) domain or of its records: the domain's own changes if any, a new
  * serial, and a render of its zone, all in the caller's transaction.
  */
@@ -47,5 +74,7 @@ export async function domainChanged(
     updated: toTimestamp(now),
   });
   await scheduleZoneRender(db, ctx, updated);
+  // A slave changed (its masters, its name, enabled again) checks its masters at once.
+  if (isActiveSlave(updated)) await scheduleSlaveRefresh(db, ctx, updated);
   return updated;
 }

@@ -10,7 +10,7 @@ import type { EventAction } from '../events/event-kinds.ts';
 import { setTags } from '../tags/tag.service.ts';
 import { type DomainRow, domainNameTaken, insertDomain } from './domain.repository.ts';
 import { domainEntity } from './domain-access.ts';
-import { nextSerial, scheduleZoneRender } from './domain-change.ts';
+import { isActiveSlave, nextSerial, scheduleSlaveRefresh, scheduleZoneRender } from './domain-change.ts';
 import type { DomainColumns } from './domain-rules.ts';
 import { insertRecords } from './record.repository.ts';
 import type { RecordValues } from './record-rules.ts';
@@ -33,7 +33,8 @@ export interface NewDomain {
 
 /**
  * Writes a new domain with its tags and records (checked already), grants it to a restricted
- * creator, records the event and schedules its first render; in the caller's transaction.
+ * creator, records the event and schedules its first render (a slave: its first transfer); in the
+ * caller's transaction.
  */
 export async function createDomainWith(
   db: Kysely<Database>,
@@ -61,5 +62,6 @@ export async function createDomainWith(
   );
   await recordEvent(db, ctx, actorOf(principal), { action, entity: domainEntity(row) });
   await scheduleZoneRender(db, ctx, row);
+  if (isActiveSlave(row)) await scheduleSlaveRefresh(db, ctx, row);
   return row;
 }

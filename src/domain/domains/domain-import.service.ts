@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { transferZone } from '../../dns/axfr-client.ts';
+import { transferTimeoutMs, transferZone } from '../../dns/axfr-client.ts';
 import { formatHostPort, parseHostPort } from '../../dns/host-port.ts';
 import { domainNameProblem, relativeName } from '../../dns/names.ts';
 import { ZoneTransferError } from '../../dns/transfer-error.ts';
@@ -96,9 +96,6 @@ export async function importDomain(ctx: Context, principal: Principal, zone: Zon
   }
 }
 
-/** How long a whole transfer may take, in lookups' timeouts (CUMULO_DNS_TIMEOUT_MS): a zone is many answers. */
-const TRANSFER_TIMEOUTS = 5;
-
 /**
  * `POST /domains/import`: the zone transferred (AXFR over TCP) from `remote_nameserver` (a host, or
  * host:port) becomes a master domain with its records. The name is checked before the transfer; a
@@ -114,7 +111,7 @@ export async function importFromNameserver(ctx: Context, principal: Principal, b
   }
   let records: ZoneRecord[];
   try {
-    const timeoutMs = ctx.config.dnsTimeoutMs * TRANSFER_TIMEOUTS;
+    const timeoutMs = transferTimeoutMs(ctx.config.dnsTimeoutMs);
     records = (await transferZone({ ...remote, zone: origin, timeoutMs })).records;
   } catch (error) {
     if (!(error instanceof ZoneTransferError)) throw error;

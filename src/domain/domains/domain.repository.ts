@@ -57,6 +57,11 @@ export function findDomainById(db: Kysely<Database>, id: number): Promise<Domain
   return db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The domain of any account named `domain` (lower case). */
+export function findDomainNamed(db: Kysely<Database>, domain: string): Promise<DomainRow | undefined> {
+  return db.selectFrom('domains').selectAll().where(sql<string>`lower(domain)`, '=', domain).executeTakeFirst();
+}
+
 /** Whether any account holds `domain` (lower case), other than the domain `exceptId`. */
 export async function domainNameTaken(db: Kysely<Database>, domain: string, exceptId?: number): Promise<boolean> {
   let q = db.selectFrom('domains').select('id').where(sql<string>`lower(domain)`, '=', domain);
@@ -65,17 +70,23 @@ export async function domainNameTaken(db: Kysely<Database>, domain: string, exce
 }
 
 /**
- * The active master domain serving `names` with the longest name among them, of any account (the
- * nameserver's zones).
+ * The served domain among `names` with the longest name, of any account (the nameserver's zones): an
+ * active master, or an active slave whose copy of its master's zone has not expired at `now`.
  */
-export function findServedDomain(db: Kysely<Database>, names: readonly string[]): Promise<DomainRow | undefined> {
+export function findServedDomain(db: Kysely<Database>, names: readonly string[], now: string): Promise<DomainRow | undefined> {
   return db
-    .selectFrom('domains')
-    .selectAll()
-    .where(sql<string>`lower(domain)`, 'in', [...names])
-    .where('type', '=', 'master')
-    .where('status', '=', 'active')
-    .orderBy(sql`length(domain)`, 'desc')
+    .selectFrom('domains as d')
+    .leftJoin('domain_slave_zones as s', 's.domain_id', 'd.id')
+    .selectAll('d')
+    .where(sql<string>`lower(d.domain)`, 'in', [...names])
+    .where('d.status', '=', 'active')
+    .where((eb) =>
+      eb.or([
+        eb('d.type', '=', 'master'),
+        eb.and([eb('d.type', '=', 'slave'), eb('s.origin', '=', eb.ref('d.domain')), eb('s.expires', '>', now)]),
+      ]),
+    )
+    .orderBy(sql`length(d.domain)`, 'desc')
     .limit(1)
     .executeTakeFirst();
 }

@@ -58,3 +58,24 @@ export interface DomainZoneFileTable {
   lines: string;
   rendered: string;
 }
+
+/** A slave domain's copy of its master's zone, and how checking the masters went. */
+export interface DomainSlaveZoneTable {
+  domain_id: number;
+  account_id: number;
+  /** The domain the copy is of (null before the first transfer). */
+  origin: string | null;
+  serial: number | null;
+  /** JSON array of zone records, the SOA first. */
+  records: string | null;
+  /** `host:port` the copy came from. */
+  master: string | null;
+  transferred: string | null;
+  /** The last time a master answered with this copy's serial or a newer zone. */
+  checked: string | null;
+  /** The copy is served until then. */
+  expires: string | null;
+  last_attempt: string;
+  /** Why the last check failed; null when it succeeded. */
+  last_error: string | null;
+}

@@ -52,6 +52,15 @@ async function assertFitsName(db: Kysely<Database>, domain: DomainRow, values: R
   }
 }
 
+/** A slave domain's records come from its master: they are changed there, not here. */
+function assertOwnRecords(domain: DomainRow): void {
+  if (domain.type === 'slave') {
+    throw fail.badRequest(
+      `${domain.domain} is a slave domain: it serves a copy of its master's zone, whose records are changed on the master`,
+    );
+  }
+}
+
 export async function getRecords(
   ctx: Context,
   scope: AccountScope,
@@ -81,6 +90,7 @@ export async function createRecord(
 ): Promise<DomainRecord> {
   return inTransaction(ctx.db, async (trx) => {
     const domain = await domainFor(trx, scopeOf(principal), domainId, 'read_write');
+    assertOwnRecords(domain);
     const values = recordValues(body, domain.domain, remote);
     await assertFitsName(trx, domain, values);
     const now = toTimestamp(ctx.clock.nowMs());
@@ -109,6 +119,7 @@ export async function updateRecord(
   return inTransaction(ctx.db, async (trx) => {
     const domain = await domainFor(trx, scopeOf(principal), domainId, 'read_write');
     const record = await recordOf(trx, domain, recordId);
+    assertOwnRecords(domain);
     const kept = <T>(sent: T | undefined, stored: T) => (sent === undefined ? stored : sent);
     const values = recordValues(
       {

@@ -4,6 +4,7 @@ import { effectiveSeconds } from './dns-timing.ts';
 import type { DomainRow } from './domain.repository.ts';
 import type { RecordRow } from './record.repository.ts';
 import type { CaaTag } from './record.schema.ts';
+import type { SlaveZoneRow } from './slave-zone.repository.ts';
 import { txtStrings } from './txt-strings.ts';
 
 /**
@@ -77,4 +78,21 @@ export function zoneOf(domain: DomainRow, records: readonly RecordRow[], nameser
   for (const record of own) if (record.type === 'NS' && record.name === origin) add(record);
   for (const record of own) if (!(record.type === 'NS' && record.name === origin)) add(record);
   return { origin, records: out, axfrIps: JSON.parse(domain.axfr_ips) as string[] };
+}
+
+/**
+ * The records of a slave domain's copy of its master's zone, as transferred (the SOA first); null
+ * before the first transfer, and for a copy of another name (the domain was renamed since).
+ */
+export function slaveCopy(domain: Pick<DomainRow, 'domain'>, row: SlaveZoneRow | undefined): ZoneRecord[] | null {
+  if (!row?.records || row.origin !== domain.domain) return null;
+  return JSON.parse(row.records) as ZoneRecord[];
+}
+
+/**
+ * The zone a slave domain serves and renders: its copy of the master's zone exactly as transferred
+ * (the master's SOA and NS records: a secondary does not rewrite the zone), with the domain's `axfr_ips`.
+ */
+export function slaveZoneOf(domain: DomainRow, copy: readonly ZoneRecord[]): Zone {
+  return { origin: domain.domain, records: [...copy], axfrIps: JSON.parse(domain.axfr_ips) as string[] };
 }

@@ -3,14 +3,14 @@ import type { JobHandler } from '../../jobs/handler.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { findDomainById } from './domain.repository.ts';
 import { RENDER_ZONE_JOB } from './domain-change.ts';
-import { findAllRecords } from './record.repository.ts';
 import { findZoneFile, putZoneFile } from './zone-file.repository.ts';
 import { renderZoneFile } from './zone-file.ts';
-import { zoneOf } from './zone-model.ts';
+import { zoneOfDomain } from './zone-source.ts';
 
 /**
- * Renders an active master domain's zone file and keeps it as the domain's last rendered zone. A
- * disabled or slave domain is not rendered (its last rendered zone stays); a deleted one has none.
+ * Renders an active domain's zone file (a slave's once it has a copy of its master's zone) and keeps
+ * it as the domain's last rendered zone. A disabled domain is not rendered (its last rendered zone
+ * stays); a deleted one has none.
  */
 export const zoneJobs: readonly JobHandler[] = [
   {
@@ -19,16 +19,17 @@ export const zoneJobs: readonly JobHandler[] = [
       const id = Number(payload.domain_id);
       await lockRows(trx, 'domains', 'id', [id]);
       const domain = await findDomainById(trx, id);
-      if (domain?.type !== 'master' || domain.status !== 'active') return;
+      if (!domain) return;
+      const zone = await zoneOfDomain(trx, ctx.config, domain);
+      const soa = zone?.records[0];
+      if (!zone || soa?.type !== 'SOA') return;
       const last = await findZoneFile(trx, domain.account_id, id);
-      if (last && last.serial >= domain.serial) return;
-      const records = await findAllRecords(trx, domain.account_id, id);
-      const lines = renderZoneFile(zoneOf(domain, records, ctx.config.dnsNameservers));
+      if (last?.serial === soa.data.serial) return;
       await putZoneFile(trx, {
         domain_id: id,
         account_id: domain.account_id,
-        serial: domain.serial,
-        lines: JSON.stringify(lines),
+        serial: soa.data.serial,
+        lines: JSON.stringify(renderZoneFile(zone)),
         rendered: toTimestamp(ctx.clock.nowMs()),
       });
     },

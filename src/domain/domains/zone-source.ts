@@ -1,9 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
 import type { Context } from '../../context.ts';
+import type { Database } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { isListedAddress } from '../../dns/address-list.ts';
 import { plainName } from '../../dns/names.ts';
 import type { Zone, ZoneSource } from '../../dns/zone.ts';
-import { findServedDomain } from './domain.repository.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
+import { type DomainRow, findDomainNamed, findServedDomain } from './domain.repository.ts';
+import { isActiveSlave, scheduleSlaveRefresh } from './domain-change.ts';
 import { findAllRecords } from './record.repository.ts';
-import { zoneOf } from './zone-model.ts';
+import { findSlaveZone } from './slave-zone.repository.ts';
+import { slaveCopy, slaveZoneOf, zoneOf } from './zone-model.ts';
 
 /** The name itself and every name it is under, longest first: `a.b.c` gives `a.b.c`, `b.c`, `c`. */
 function namesAbove(name: string): string[] {
@@ -12,11 +20,37 @@ function namesAbove(name: string): string[] {
 }
 
 /**
- * The zones the nameserver serves, read from the database at each question: active master domains
- * of every account, as they are now (not as last rendered).
+ * The zone an active domain has now: a master's built from its records, a slave's copy of its
+ * master's zone (null before its first transfer); null for a disabled domain.
  */
-export function databaseZoneSource(ctx: Pick<Context, 'db' | 'config'>): ZoneSource {
+export async function zoneOfDomain(
+  db: Kysely<Database>,
+  config: Pick<Config, 'dnsNameservers'>,
+  domain: DomainRow,
+): Promise<Zone | null> {
+  if (domain.status !== 'active') return null;
+  if (domain.type === 'master') {
+    return zoneOf(domain, await findAllRecords(db, domain.account_id, domain.id), config.dnsNameservers);
+  }
+  const copy = slaveCopy(domain, await findSlaveZone(db, domain.id));
+  return copy ? slaveZoneOf(domain, copy) : null;
+}
+
+/**
+ * The zones the nameserver serves, read from the database at each question: active master domains
+ * of every account, as they are now (not as last rendered), and active slave domains' copies of
+ * their masters' zones until they expire. A NOTIFY from a slave domain's master checks it at once.
+ */
+export function databaseZoneSource(ctx: Pick<Context, 'db' | 'config' | 'clock' | 'wakeWorker'>): ZoneSource {
   return {
+    async notified(zone: string, address: string): Promise<boolean> {
+      return inTransaction(ctx.db, async (trx) => {
+        const domain = await findDomainNamed(trx, plainName(zone));
+        if (!isActiveSlave(domain) || !isListedAddress(JSON.parse(domain.master_ips) as string[], address)) return false;
+        await scheduleSlaveRefresh(trx, ctx, domain);
+        return true;
+      });
+    },
     async zoneFor(name: string): Promise<Zone | null> {
       const names = namesAbove(name);
       if (names.length === 0) return null;
@@ -26,9 +60,8 @@ export function databaseZoneSource(ctx: Pick<Context, 'db' | 'config'>): ZoneSou
         .setIsolationLevel('repeatable read')
         .setAccessMode('read only')
         .execute(async (trx) => {
-          const domain = await findServedDomain(trx, names);
-          if (!domain) return null;
-          return zoneOf(domain, await findAllRecords(trx, domain.account_id, domain.id), ctx.config.dnsNameservers);
+          const domain = await findServedDomain(trx, names, toTimestamp(ctx.clock.nowMs()));
+          return domain ? zoneOfDomain(trx, ctx.config, domain) : null;
         });
     },
   };
