@@ -8,6 +8,7 @@ import type { EventTable } from '../domain/events/event.table.ts';
 import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
+import type { ManagedCredentialTable, ManagedSshKeyTable } from '../domain/managed/credentials/credential.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
 import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
 import type { IpShareTable } from '../domain/networking/ip-share.table.ts';
@@ -54,6 +55,8 @@ export interface Database {
   domains: DomainTable;
   domain_records: DomainRecordTable;
   domain_zone_files: DomainZoneFileTable;
+  managed_credentials: ManagedCredentialTable;
+  managed_ssh_keys: ManagedSshKeyTable;
 }
 
 export type Db = Kysely<Database>;

@@ -9,6 +9,7 @@ import * as firewalls from './migrations/0006-firewalls.ts';
 import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
 import * as ipShares from './migrations/0008-ip-shares.ts';
 import * as domains from './migrations/0010-domains.ts';
+import * as managedCredentials from './migrations/0013-managed-credentials.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -26,6 +27,7 @@ const STEPS: Record<string, Step> = {
   '0007-ipv6-blocks': ipv6Blocks,
   '0008-ip-shares': ipShares,
   '0010-domains': domains,
+  '0013-managed-credentials': managedCredentials,
 };
 
 class InCodeMigrations implements MigrationProvider {
