@@ -72,6 +72,7 @@ for (const dialect of DIALECTS) {
           '0007-ipv6-blocks',
           '0008-ip-shares',
           '0010-domains',
+          '0013-managed-credentials',
         ],
         blobs: 'by-key',
       });
