@@ -48,6 +48,18 @@ for (const dialect of DIALECTS) {
       assert.equal(KEY_LINE.exec(theirs)?.[2], await euuidOf(app, other.token));
     });
 
+    test('with CUMULO_SEED, a fresh run answers the same key; without, every installation has its own', async (t) => {
+      const seeded = [
+        await buildTestApp(t, { dialect, config: { seed: 7 } }),
+        await buildTestApp(t, { dialect, config: { seed: 7 } }),
+      ];
+      const [a, b] = await Promise.all(seeded.map((app) => sshKey(app)));
+      assert.equal(a, b);
+      const unseeded = [await buildTestApp(t, { dialect }), await buildTestApp(t, { dialect })];
+      const [c, d] = await Promise.all(unseeded.map((app) => sshKey(app)));
+      assert.notEqual(c?.split(' ')[1], d?.split(' ')[1]);
+    });
+
     test('20 first requests at once make one key pair, and all answer it', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const me = await admin(app);

@@ -3,6 +3,8 @@ import crypto from 'node:crypto';
 /** The OpenSSH formats of an ed25519 key pair made with node:crypto, which writes neither. */
 
 const ED25519 = 'ssh-ed25519';
+/** PKCS #8 (RFC 8410) of an ed25519 private key up to its 32-byte seed. */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const PRIVATE_KEY_MAGIC = 'openssh-key-v1\0';
 const PEM_LINE = 70;
 
@@ -18,6 +20,13 @@ function uint32(n: number): Buffer {
   const out = Buffer.alloc(4);
   out.writeUInt32BE(n);
   return out;
+}
+
+/** The ed25519 key pair of a 32-byte seed (RFC 8032's private key). */
+export function ed25519KeyPair(seed: Buffer): crypto.KeyPairKeyObjectResult {
+  if (seed.length !== 32) throw new Error('an ed25519 seed is 32 bytes');
+  const privateKey = crypto.createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  return { privateKey, publicKey: crypto.createPublicKey(privateKey) };
 }
 
 function rawKeys(pair: crypto.KeyPairKeyObjectResult): { publicKey: Buffer; seed: Buffer } {
@@ -38,11 +47,11 @@ export function openSshPublicKey(pair: crypto.KeyPairKeyObjectResult, comment: s
 
 /**
  * The private key as `ssh -i` reads it (`-----BEGIN OPENSSH PRIVATE KEY-----`, not passphrase
- * protected: it is kept sealed instead). Layout from OpenSSH's PROTOCOL.key.
+ * protected: it is kept sealed instead). Layout from OpenSSH's PROTOCOL.key; `check` is its 4 random
+ * check bytes.
  */
-export function openSshPrivateKey(pair: crypto.KeyPairKeyObjectResult, comment: string): string {
+export function openSshPrivateKey(pair: crypto.KeyPairKeyObjectResult, comment: string, check: Buffer): string {
   const { publicKey, seed } = rawKeys(pair);
-  const check = crypto.randomBytes(4);
   const section = Buffer.concat([
     check,
     check,
