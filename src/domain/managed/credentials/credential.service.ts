@@ -20,7 +20,7 @@ import type { CreateCredential, Credential, UpdateCredential, UpdateCredentialSe
 import { seal } from './sealing.ts';
 
 /** What the API shows of a credential: never its username or password. */
-export function toCredential(row: CredentialRow): Credential {
+function toCredential(row: CredentialRow): Credential {
   return { id: row.id, label: row.label, last_decrypted: row.last_decrypted };
 }
 
