@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseHostPort } from './dns/host-port.ts';
+import { decodeKey } from './secrets/key-file.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
@@ -49,6 +50,8 @@ export const ConfigSchema = Type.Object({
   automaticImageRetentionDays: Type.Integer({ minimum: 1 }),
   /** Turns the admin API (`/admin/...`) on; its callers send it as a bearer token. */
   adminToken: Type.Optional(Type.String({ minLength: 16, maxLength: 128 })),
+  /** The keys secrets in the database are sealed with (src/secrets/secret-box.ts); unset, a key file in the data dir. */
+  secretKeys: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
   /** Makes generated values and timestamps reproducible: a seeded random stream and a logical clock. */
   seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   /** With a seed: where the logical clock starts (ISO 8601 date-time). */
@@ -80,6 +83,7 @@ export interface Config {
   readonly imageUploadMaxBytes: number;
   readonly automaticImageRetentionDays: number;
   readonly adminToken?: string;
+  readonly secretKeys?: readonly string[];
   readonly seed?: number;
   readonly startTime: string;
   readonly clockStepMs: number;
@@ -114,6 +118,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   imageUploadMaxBytes: 'CUMULO_IMAGE_UPLOAD_MAX_BYTES',
   automaticImageRetentionDays: 'CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS',
   adminToken: 'CUMULO_ADMIN_TOKEN',
+  secretKeys: 'CUMULO_SECRET_KEY',
   seed: 'CUMULO_SEED',
   startTime: 'CUMULO_START_TIME',
   clockStepMs: 'CUMULO_CLOCK_STEP_MS',
@@ -148,13 +153,13 @@ function defaultHostname(publicUrl: string | undefined): string {
   return new RegExp(HOSTNAME_PATTERN).test(host) ? host : 'cumulo.local';
 }
 
-/** Comma-separated DNS servers; unset or empty, the system's (/etc/resolv.conf). */
-function dnsResolvers(value: string | undefined): string[] | undefined {
-  const servers = (value ?? '')
+/** Comma-separated values, trimmed; unset or empty, none. */
+function commaList(value: string | undefined): string[] | undefined {
+  const items = (value ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  return servers.length > 0 ? servers : undefined;
+  return items.length > 0 ? items : undefined;
 }
 
 /** `ip`, `ip:port` or `[ipv6]:port` (port 0 too when listening), the forms a node:dns resolver takes. */
@@ -196,7 +201,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     catalogPath: env.CUMULO_CATALOG || undefined,
     publicUrl: env.CUMULO_PUBLIC_URL || undefined,
     hostname: env.CUMULO_HOSTNAME ? hostName(env.CUMULO_HOSTNAME) : undefined,
-    dnsResolvers: dnsResolvers(env.CUMULO_DNS_RESOLVERS),
+    // Unset or empty: the system's (/etc/resolv.conf).
+    dnsResolvers: commaList(env.CUMULO_DNS_RESOLVERS),
     dnsTimeoutMs: numberOr(env.CUMULO_DNS_TIMEOUT_MS, 2000),
     dnsListen: dnsListen(env.CUMULO_DNS_LISTEN),
     dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
@@ -208,6 +214,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),
     automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
     adminToken: env.CUMULO_ADMIN_TOKEN || undefined,
+    secretKeys: commaList(env.CUMULO_SECRET_KEY),
     seed: env.CUMULO_SEED ? Number(env.CUMULO_SEED) : undefined,
     startTime: env.CUMULO_START_TIME || '2026-01-01T00:00:00Z',
     clockStepMs: numberOr(env.CUMULO_CLOCK_STEP_MS, 1000),
@@ -231,6 +238,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   }
   if (raw.dnsListen !== undefined && !isIpAndPort(raw.dnsListen, { allowPortZero: true })) {
     problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
+  }
+  // The message never repeats a key: it may be one with a typo.
+  if (raw.secretKeys?.some((k) => decodeKey(k) === null)) {
+    problems.push(
+      `${ENV_NAMES.secretKeys} must hold 256-bit keys, each 64 hex digits or base64 of 32 bytes, separated by commas`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   return Object.freeze(raw as Config);

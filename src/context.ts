@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/database.ts';
 import type { Catalog } from './domain/catalog/catalog.ts';
 import type { Random } from './random.ts';
+import type { SecretBox } from './secrets/secret-box.ts';
 import type { Clock, Timing } from './time/clock.ts';
 
 /** What every service and job handler works with; built once per process. */
@@ -21,6 +22,8 @@ export interface Context {
   readonly log: Logger;
   /** Image data and other large binaries. */
   readonly blobs: BlobStore;
+  /** Seals and opens the secrets kept in the database (managed credentials, managed SSH private keys). */
+  readonly secrets: SecretBox;
   /** The operator's settings shared by every process (clock offset, transitions, faults). */
   readonly operator: OperatorState;
   /** Tells an in-process worker that a job may have become due. */

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /**
  * The data dir (CUMULO_DATA_DIR) and what Cumulo keeps in it are for the owner only: the database
- * holds token hashes and everything of every account, the secrets key guards root password hashes.
+ * holds token hashes and everything of every account, the keys in `secrets/` guard root password
+ * hashes and the sealed managed credentials.
  */
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;

@@ -9,6 +9,7 @@ import { firewallDeviceRoutes } from './domain/firewalls/firewall-device.routes.
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
+import { credentialRoutes } from './domain/managed/credentials/credential.routes.ts';
 import { networkingRoutes } from './domain/networking/networking.routes.ts';
 import { nodeIpRoutes } from './domain/networking/node-ip.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
@@ -53,6 +54,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(nodeStatsRoutes);
   await app.register(domainRoutes);
   await app.register(recordRoutes);
+  await app.register(credentialRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */

@@ -19,6 +19,7 @@ import type { JobHandler } from './jobs/handler.ts';
 import { JOB_HANDLERS } from './jobs/handlers.ts';
 import { Worker } from './jobs/worker.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
+import { openSecretBox } from './secrets/secret-box.ts';
 import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
 
 export interface RuntimeOptions {
@@ -51,6 +52,8 @@ export interface Runtime {
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.logger ?? pino({ level: config.logLevel });
   secureDataDir(config.dataDir);
+  // Before the database: a start that cannot read its key changes nothing.
+  const secrets = openSecretBox(config);
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -83,6 +86,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       catalog,
       log,
       blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
+      secrets,
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),

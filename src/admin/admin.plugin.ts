@@ -7,6 +7,7 @@ import { allowanceRoutes } from './allowance.routes.ts';
 import { controlRoutes } from './control.routes.ts';
 import { faultRoutes } from './faults.routes.ts';
 import { ipv6Routes } from './ipv6.routes.ts';
+import { managedRoutes } from './managed.routes.ts';
 import { nodeFirewallRoutes } from './node-firewall.routes.ts';
 import { stateRoutes } from './state.routes.ts';
 
@@ -51,6 +52,7 @@ export async function registerAdmin(app: FastifyInstance): Promise<void> {
       await admin.register(allowanceRoutes);
       await admin.register(nodeFirewallRoutes);
       await admin.register(ipv6Routes);
+      await admin.register(managedRoutes);
     },
     { prefix: ADMIN_PREFIX },
   );

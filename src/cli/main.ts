@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
 import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
+import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
 import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   'admin restore': adminRestore,
   ...ADMIN_CONTROL_COMMANDS,
   ...ADMIN_IPV6_COMMANDS,
+  ...ADMIN_MANAGED_COMMANDS,
 };
 
 function help(): string {

@@ -13,6 +13,7 @@ import type { EventTable } from '../domain/events/event.table.ts';
 import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
+import type { ManagedCredentialTable, ManagedSshKeyTable } from '../domain/managed/credentials/credential.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
 import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
 import type { IpShareTable } from '../domain/networking/ip-share.table.ts';
@@ -60,6 +61,8 @@ export interface Database {
   domain_records: DomainRecordTable;
   domain_zone_files: DomainZoneFileTable;
   domain_slave_zones: DomainSlaveZoneTable;
+  managed_credentials: ManagedCredentialTable;
+  managed_ssh_keys: ManagedSshKeyTable;
 }
 
 export type Db = Kysely<Database>;

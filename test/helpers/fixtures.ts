@@ -86,6 +86,8 @@ async function fixtureChild(app: TestApp, owner: Caller, what: 'configs' | 'disk
   return String(res.body.data[0].id);
 }
 
+let fixtureCredentials = 0;
+
 export const FIXTURES: Record<string, Fixture> = {
   nodeId: async (app, owner) => String((await fixtureNode(app, owner)).id),
   configId: (app, owner) => fixtureChild(app, owner, 'configs'),
@@ -139,6 +141,11 @@ export const FIXTURES: Record<string, Fixture> = {
         })
       ).id,
     ),
+  credentialId: async (app, owner) => {
+    fixtureCredentials += 1;
+    const body = { label: `fixture-${fixtureCredentials}`, password: 'fixture-secret' };
+    return String((await created(app, owner, '/v4/managed/credentials', body)).id);
+  },
   imageId: async (app, owner) => {
     const now = new Date().toISOString().slice(0, 19);
     const row = await app.runtime.ctx.db
@@ -189,4 +196,6 @@ export const VALID_BODIES: Record<string, unknown> = {
   createDomain: { domain: 'matrix.example', type: 'master', soa_email: 'hostmaster@example.org' },
   cloneDomain: { domain: 'matrix-clone.example' },
   createDomainRecord: { type: 'A', target: '192.0.2.1' },
+  createManagedCredential: { label: 'matrix', password: 'matrix-secret' },
+  updateManagedCredentialUsernamePassword: { password: 'matrix-secret' },
 };

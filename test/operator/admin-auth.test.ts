@@ -24,6 +24,8 @@ const ADMIN_CALLS: [string, string][] = [
   ['POST', '/admin/ipv6/ranges'],
   ['POST', '/admin/ipv6/pools'],
   ['DELETE', '/admin/ipv6/2001:db8:1:1::'],
+  ['POST', '/admin/managed/credentials/1/reveal'],
+  ['POST', '/admin/managed/ssh-keys/1/reveal'],
   ['GET', '/admin/openapi.json'],
 ];
 
@@ -80,6 +82,8 @@ describe('admin API document', () => {
       'POST /ipv6/pools',
       'POST /ipv6/ranges',
       'POST /jobs/{jobId}/advance',
+      'POST /managed/credentials/{credentialId}/reveal',
+      'POST /managed/ssh-keys/{accountId}/reveal',
       'POST /nodes/{nodeId}/maintenance',
       'POST /nodes/{nodeId}/power-off',
       'POST /reset',

@@ -19,6 +19,10 @@ async function richState(app: OperatorApp) {
   );
   await ok(app.request('POST', `/v4/domains/${domain.id}/records`, { body: { type: 'A', name: 'www', target: '192.0.2.1' } }));
   await runDueJobs(app); // the domain's zone is rendered
+  const credential = await ok(
+    app.request('POST', '/v4/managed/credentials', { body: { label: 'snap-db', username: 'snap-user', password: 'snap-pass' } }),
+  );
+  await ok(app.request('GET', '/v4/managed/credentials/sshkey'));
   await ok(app.admin('PUT', '/admin/transitions/node_shutdown', { body: { mode: 'manual' } }));
   await ok(app.admin('PUT', '/admin/transitions/node_boot', { body: { seconds: 45.5 } }));
   await ok(app.request('POST', `/v4/node/instances/${kept.id}/shutdown`));
@@ -30,7 +34,7 @@ async function richState(app: OperatorApp) {
   const info = await ok(app.admin('GET', '/admin/info'));
   assert.equal(info.jobs.held, 1);
   assert.ok(info.jobs.queued > 0);
-  return { deletedId: gone.id as number };
+  return { deletedId: gone.id as number, credentialId: credential.id as number };
 }
 
 function lines(snapshot: string): unknown[] {
@@ -73,6 +77,7 @@ for (const dialect of DIALECTS) {
           '0008-ip-shares',
           '0010-domains',
           '0011-slave-zones',
+          '0013-managed-credentials',
         ],
         blobs: 'by-key',
       });
@@ -98,6 +103,8 @@ for (const dialect of DIALECTS) {
         'domain_records',
         'domain_zone_files',
         'domain_slave_zones',
+        'managed_credentials',
+        'managed_ssh_keys',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }
@@ -120,7 +127,8 @@ for (const dialect of DIALECTS) {
 
     test('restore replaces all state; ids continue after the restored sequences; the operator settings come back', async (t) => {
       const app = await operatorApp(t, dialect);
-      const { deletedId } = await richState(app);
+      const { deletedId, credentialId } = await richState(app);
+      const sshKey = (await ok(app.request('GET', '/v4/managed/credentials/sshkey'))).ssh_key;
       const saved = await snapshotOf(app);
       const nodeSequence = tableOf(saved, 'nodes').sequence;
       assert.ok(nodeSequence >= 3 && deletedId <= nodeSequence);
@@ -141,6 +149,9 @@ for (const dialect of DIALECTS) {
       assert.equal(byKind.node_boot.seconds, 45.5);
       const info = await ok(app.admin('GET', '/admin/info'));
       assert.equal(info.clock.offset_seconds, 60);
+      const revealed = await ok(app.admin('POST', `/admin/managed/credentials/${credentialId}/reveal`));
+      assert.deepEqual([revealed.username, revealed.password], ['snap-user', 'snap-pass'], 'sealed values come back and open');
+      assert.equal((await ok(app.request('GET', '/v4/managed/credentials/sshkey'))).ssh_key, sshKey);
     });
 
     test('refuses a document of another schema version, not a snapshot, cut off or naming unknown tables (400), changing nothing', async (t) => {

@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { pino } from 'pino';
 import { REDACTED, redactUrl } from '../../src/http/request-log.ts';
 import { ADMIN_TOKEN, buildTestApp, DIALECTS } from '../helpers/app.ts';
-
-/** An info-level logger writing into memory, and the lines it wrote. */
-function capturedLog() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
+import { capturedLog } from '../helpers/log.ts';
 
 /** The URLs of the request lines Fastify logged ("incoming request"). */
 function loggedUrls(lines: string[]): string[] {

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Context } from '../../context.ts';
-import { makePrivateDir, PRIVATE_FILE_MODE, SECRETS_DIR } from '../../data-dir.ts';
+import { installationKey } from '../../secrets/key-file.ts';
 
 /**
  * Root passwords of nodes. A node's root password guards a simulated machine, not anything of this
@@ -19,26 +17,16 @@ import { makePrivateDir, PRIVATE_FILE_MODE, SECRETS_DIR } from '../../data-dir.t
  * the older `scrypt$…` form still verify.
  */
 
-const KEY_FILE = path.join(SECRETS_DIR, 'root-pass.key');
-const KEY_BYTES = 32;
+const KEY_FILE = 'root-pass.key';
 const SALT_BYTES = 16;
 const keys = new Map<string, crypto.KeyObject>();
 
-/** The installation's key: read from the data dir, made on first use (the first process to write it wins). */
-function installationKey(dataDir: string): crypto.KeyObject {
+/** The installation's key for these hashes (src/secrets/key-file.ts), as a key object made once. */
+function installationKeyObject(dataDir: string): crypto.KeyObject {
   const known = keys.get(dataDir);
   if (known) return known;
-  const file = path.join(dataDir, KEY_FILE);
-  makePrivateDir(path.dirname(file));
-  try {
-    fs.writeFileSync(file, crypto.randomBytes(KEY_BYTES).toString('base64'), { flag: 'wx', mode: PRIVATE_FILE_MODE });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const bytes = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-  if (bytes.length !== KEY_BYTES) throw new Error(`${file} does not hold a ${KEY_BYTES}-byte key`);
-  // A key object made once: importing raw key bytes costs more than the HMAC itself.
-  const key = crypto.createSecretKey(bytes);
+  // Importing raw key bytes costs more than the HMAC itself.
+  const key = crypto.createSecretKey(installationKey(dataDir, KEY_FILE));
   keys.set(dataDir, key);
   return key;
 }
@@ -50,7 +38,7 @@ function mac(key: crypto.KeyObject, salt: Buffer, password: string): Buffer {
 /** `hmac-sha256$<salt>$<mac>` (base64). */
 export function hashRootPass(ctx: Pick<Context, 'config'>, password: string): string {
   const salt = crypto.randomBytes(SALT_BYTES);
-  const digest = mac(installationKey(ctx.config.dataDir), salt, password);
+  const digest = mac(installationKeyObject(ctx.config.dataDir), salt, password);
   return ['hmac-sha256', salt.toString('base64'), digest.toString('base64')].join('$');
 }
 
@@ -65,7 +53,7 @@ export async function rootPassMatches(ctx: Pick<Context, 'config'>, password: st
   const parts = stored.split('$');
   if (parts[0] === 'hmac-sha256' && parts.length === 3) {
     const expected = Buffer.from(parts[2] ?? '', 'base64');
-    const actual = mac(installationKey(ctx.config.dataDir), Buffer.from(parts[1] ?? '', 'base64'), password);
+    const actual = mac(installationKeyObject(ctx.config.dataDir), Buffer.from(parts[1] ?? '', 'base64'), password);
     return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
   }
   const [kind, n, r, p, salt, hash] = parts;
