@@ -9,6 +9,7 @@ import * as firewalls from './migrations/0006-firewalls.ts';
 import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
 import * as ipShares from './migrations/0008-ip-shares.ts';
 import * as domains from './migrations/0010-domains.ts';
+import * as managedContactsNodeSettings from './migrations/0012-managed-contacts-node-settings.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -26,6 +27,7 @@ const STEPS: Record<string, Step> = {
   '0007-ipv6-blocks': ipv6Blocks,
   '0008-ip-shares': ipShares,
   '0010-domains': domains,
+  '0012-managed-contacts-node-settings': managedContactsNodeSettings,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -127,6 +127,7 @@ export function validBody(operationId: string, world: World): Record<string, unk
       group: 'bad',
     }),
     cloneDomain: () => ({ domain: `clone-${n}.example` }),
+    createTag: () => ({ label: `tag-${n}`, nodes: [world.refs.node_id] }),
     createDomainRecord: () => ({ type: 'MX', name: `mail${serial}`, target: 'mx.example.org', priority: 10, ttl_sec: 3600 }),
     updateDomainRecord: () => ({ name: `renamed${serial}`, ttl_sec: 300 }),
     addNodeConfig: () => ({ label: `config-${n}`, devices: {} }),
