@@ -9,7 +9,10 @@ import { firewallDeviceRoutes } from './domain/firewalls/firewall-device.routes.
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
+import { contactRoutes } from './domain/managed/contacts/contact.routes.ts';
 import { credentialRoutes } from './domain/managed/credentials/credential.routes.ts';
+import { nodeSettingsRoutes } from './domain/managed/node-settings/node-settings.routes.ts';
+import { managedStatsRoutes } from './domain/managed/stats/managed-stats.routes.ts';
 import { networkingRoutes } from './domain/networking/networking.routes.ts';
 import { nodeIpRoutes } from './domain/networking/node-ip.routes.ts';
 import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
@@ -26,6 +29,7 @@ import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';
 import { tokenRoutes } from './domain/profile/token.routes.ts';
 import { regionRoutes } from './domain/regions/region.routes.ts';
 import { stackScriptRoutes } from './domain/stackscripts/stackscript.routes.ts';
+import { tagRoutes } from './domain/tags/tag.routes.ts';
 
 /** Every v4 resource group; mounted under /v4. */
 export const v4Routes: FastifyPluginAsync = async (app) => {
@@ -55,6 +59,10 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(domainRoutes);
   await app.register(recordRoutes);
   await app.register(credentialRoutes);
+  await app.register(contactRoutes);
+  await app.register(nodeSettingsRoutes);
+  await app.register(managedStatsRoutes);
+  await app.register(tagRoutes);
 };
 
 /** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */

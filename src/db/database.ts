@@ -13,7 +13,9 @@ import type { EventTable } from '../domain/events/event.table.ts';
 import type { FirewallDeviceTable, FirewallTable } from '../domain/firewalls/firewall.table.ts';
 import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
+import type { ManagedContactTable } from '../domain/managed/contacts/contact.table.ts';
 import type { ManagedCredentialTable, ManagedSshKeyTable } from '../domain/managed/credentials/credential.table.ts';
+import type { ManagedNodeSettingsTable } from '../domain/managed/node-settings/node-settings.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
 import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
 import type { IpShareTable } from '../domain/networking/ip-share.table.ts';
@@ -63,6 +65,8 @@ export interface Database {
   domain_slave_zones: DomainSlaveZoneTable;
   managed_credentials: ManagedCredentialTable;
   managed_ssh_keys: ManagedSshKeyTable;
+  managed_contacts: ManagedContactTable;
+  managed_node_settings: ManagedNodeSettingsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -10,6 +10,7 @@ import * as ipv6Blocks from './migrations/0007-ipv6-blocks.ts';
 import * as ipShares from './migrations/0008-ip-shares.ts';
 import * as domains from './migrations/0010-domains.ts';
 import * as slaveZones from './migrations/0011-slave-zones.ts';
+import * as managedContactsNodeSettings from './migrations/0012-managed-contacts-node-settings.ts';
 import * as managedCredentials from './migrations/0013-managed-credentials.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
@@ -29,6 +30,7 @@ const STEPS: Record<string, Step> = {
   '0008-ip-shares': ipShares,
   '0010-domains': domains,
   '0011-slave-zones': slaveZones,
+  '0012-managed-contacts-node-settings': managedContactsNodeSettings,
   '0013-managed-credentials': managedCredentials,
 };
 

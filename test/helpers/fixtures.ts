@@ -119,6 +119,13 @@ export const FIXTURES: Record<string, Fixture> = {
   deviceId: async (app, owner) => String((await fixtureFirewall(app, owner)).deviceId),
   domainId: async (app, owner) => String((await fixtureDomain(app, owner)).id),
   recordId: async (app, owner) => String((await fixtureDomain(app, owner)).recordId),
+  contactId: async (app, owner) => String((await created(app, owner, '/v4/managed/contacts', { name: 'fixture' })).id),
+  // Each owner's own label: a tag of one account names nothing in another.
+  label: async (app, owner) => {
+    const label = `fixture-tag-${owner.accountId}`;
+    await created(app, owner, '/v4/tags', { label });
+    return label;
+  },
   year: async () => String(new Date().getUTCFullYear()),
   month: async () => String(new Date().getUTCMonth() + 1),
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
@@ -198,4 +205,5 @@ export const VALID_BODIES: Record<string, unknown> = {
   createDomainRecord: { type: 'A', target: '192.0.2.1' },
   createManagedCredential: { label: 'matrix', password: 'matrix-secret' },
   updateManagedCredentialUsernamePassword: { password: 'matrix-secret' },
+  createTag: { label: 'matrix-tag' },
 };

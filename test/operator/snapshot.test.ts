@@ -77,6 +77,7 @@ for (const dialect of DIALECTS) {
           '0008-ip-shares',
           '0010-domains',
           '0011-slave-zones',
+          '0012-managed-contacts-node-settings',
           '0013-managed-credentials',
         ],
         blobs: 'by-key',
@@ -105,6 +106,8 @@ for (const dialect of DIALECTS) {
         'domain_slave_zones',
         'managed_credentials',
         'managed_ssh_keys',
+        'managed_contacts',
+        'managed_node_settings',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }

@@ -28,6 +28,24 @@ export function domainFor(db: Kysely<Database>, scope: AccountScope, id: number,
   );
 }
 
+/** A domain a request names in its body (a tag's `domains`): as `domainFor`, but one the caller cannot see is a 400 naming the field. */
+export function domainNamedIn(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  id: number,
+  need: Permission,
+  field: string,
+): Promise<DomainRow> {
+  const entity = { table: 'domains', id, what: `domain ${id}` } as const;
+  return entityFor(
+    db,
+    entity,
+    need,
+    (d) => findDomainForScope(d, scope, id),
+    () => fail.badRequest(`Domain ${id} does not exist or is not available to you`, field),
+  );
+}
+
 export function domainEntity(row: Pick<DomainRow, 'id' | 'domain'>): EntityRef {
   return { id: row.id, type: 'domain', label: row.domain, url: `/v4/domains/${row.id}` };
 }

@@ -52,6 +52,22 @@ export async function findDomainForScope(
   return { row, permission: permission as Permission };
 }
 
+/** Some of the account's domains, by id. */
+export async function findDomainsOfAccount(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<DomainRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('domains')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
 /** A domain of any account by id (the render job's). */
 export function findDomainById(db: Kysely<Database>, id: number): Promise<DomainRow | undefined> {
   return db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst();

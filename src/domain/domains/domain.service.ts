@@ -9,7 +9,7 @@ import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { removeTags, sameTags, setTags, tagsOf } from '../tags/tag.service.ts';
-import { deleteDomainRow, listDomains } from './domain.repository.ts';
+import { deleteDomainRow, findDomainsOfAccount, listDomains } from './domain.repository.ts';
 import type { CreateDomain, Domain, UpdateDomain, ZoneFile } from './domain.schema.ts';
 import { domainEntity, domainFor, domainIdOf } from './domain-access.ts';
 import { domainChanged } from './domain-change.ts';
@@ -25,6 +25,11 @@ export async function getDomains(ctx: Context, scope: AccountScope, request: Pag
 
 export async function getDomain(ctx: Context, scope: AccountScope, id: number): Promise<Domain> {
   return toDomain(ctx.db, await domainFor(ctx.db, scope, id, 'read_only'));
+}
+
+/** Some of the account's domains as the API shows them, by id (what a tag's objects list shows). */
+export async function domainsWithIds(db: Kysely<Database>, accountId: number, ids: readonly number[]): Promise<Domain[]> {
+  return toDomains(db, accountId, await findDomainsOfAccount(db, accountId, ids));
 }
 
 /** Adds a domain (the route has checked add_domains); event dns_zone_create, and its first zone render. */

@@ -8,6 +8,7 @@ import {
   findAddressTextsOfNodes,
   type IpAddressRow,
 } from './ip-address.repository.ts';
+import { canonicalAddress } from './ip-address.service.ts';
 import { deleteSharesOfNode } from './ip-share.repository.ts';
 import { allocateAddress } from './ipam.ts';
 import { deleteRangesOfNode } from './ipv6-block.repository.ts';
@@ -75,6 +76,14 @@ export function addressTextsOfNodes(
   type?: 'ipv4' | 'ipv6',
 ): Promise<{ node_id: number | null; address: string }[]> {
   return findAddressTextsOfNodes(db, accountId, nodeIds, type);
+}
+
+/** `text` as the node's own address is stored (canonical form), or null when the node holds no such address. */
+export async function addressOfNode(db: Kysely<Database>, node: NodeRef, text: string): Promise<string | null> {
+  const address = canonicalAddress(text);
+  if (address === null) return null;
+  const held = await findAddressTextsOfNodes(db, node.accountId, [node.nodeId]);
+  return held.some((a) => a.address === address) ? address : null;
 }
 
 /** Makes sure the account has a VLAN of this label in the region for an interface to attach to. */

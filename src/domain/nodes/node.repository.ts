@@ -77,6 +77,22 @@ export function listNodes(db: Kysely<Database>, scope: AccountScope, request: Pa
   return paginate(visibleNodes(db, scope).select(columns), request, FILTER);
 }
 
+/** Some of the account's nodes, by id, with the columns their API objects show. */
+export async function findNodeViewsOfAccount(
+  db: Kysely<Database>,
+  accountId: number,
+  ids: readonly number[],
+): Promise<NodeViewRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('nodes')
+    .select(NODE_VIEW_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
 /** A node the scope may see, with the caller's permission on it (read_write for unrestricted users). */
 export async function findNodeForScope(
   db: Kysely<Database>,
@@ -102,6 +118,11 @@ export async function findNodeForScope(
 
 export async function findNode(db: Kysely<Database>, accountId: number, id: number): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Every node of an account, by id. */
+export function findNodesOfAccount(db: Kysely<Database>, accountId: number): Promise<NodeRow[]> {
+  return db.selectFrom('nodes').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
 /** The operator's lookup by id alone (fault injection names a node without its account). */

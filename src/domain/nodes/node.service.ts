@@ -15,7 +15,14 @@ import { addressTextsOfNodes, releaseNodeAddresses } from '../networking/node-ad
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
 import { type DiskRow, findDisks } from './disks/disk.repository.ts';
-import { deleteNodeRow, listNodes, type NodeRow, type NodeViewRow, updateNodeRow } from './node.repository.ts';
+import {
+  deleteNodeRow,
+  findNodeViewsOfAccount,
+  listNodes,
+  type NodeRow,
+  type NodeViewRow,
+  updateNodeRow,
+} from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
 import { assertLabelFree } from './node-label.ts';
@@ -94,6 +101,16 @@ export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): 
 export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {
   const page = await listNodes(ctx.db, scope, request);
   return { ...page, data: await toNodes(ctx.db, ctx, scope.accountId, page.data) };
+}
+
+/** Some of the account's nodes as the API shows them, by id (what a tag's objects list shows). */
+export async function nodesWithIds(
+  db: Kysely<Database>,
+  ctx: Context,
+  accountId: number,
+  ids: readonly number[],
+): Promise<Node[]> {
+  return toNodes(db, ctx, accountId, await findNodeViewsOfAccount(db, accountId, ids));
 }
 
 export async function getNode(ctx: Context, scope: AccountScope, nodeId: number): Promise<Node> {

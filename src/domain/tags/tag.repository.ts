@@ -1,5 +1,9 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { FilterSpec } from '../../db/filter.ts';
+import { grantedTo } from '../../db/grant-scope.ts';
+import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import type { AccountScope } from '../account/principal.ts';
 
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall';
 
@@ -12,7 +16,16 @@ export async function setEntityTags(
   labels: readonly string[],
   now: string,
 ): Promise<void> {
-  const unique = [...new Set(labels)];
+  // Sorted, and the tags' rows written before the object's tag rows, even when they exist (as `putTag`
+  // does): transactions on the same tags take their locks in one order, and a concurrent delete of one waits.
+  const unique = [...new Set(labels)].sort();
+  if (unique.length > 0) {
+    await db
+      .insertInto('tags')
+      .values(unique.map((label) => ({ account_id: accountId, label, created: now })))
+      .onConflict((oc) => oc.columns(['account_id', 'label']).doUpdateSet((eb) => ({ created: eb.ref('tags.created') })))
+      .execute();
+  }
   await db
     .deleteFrom('entity_tags')
     .where('account_id', '=', accountId)
@@ -20,11 +33,6 @@ export async function setEntityTags(
     .where('entity_id', '=', entityId)
     .execute();
   if (unique.length === 0) return;
-  await db
-    .insertInto('tags')
-    .values(unique.map((label) => ({ account_id: accountId, label, created: now })))
-    .onConflict((oc) => oc.columns(['account_id', 'label']).doNothing())
-    .execute();
   await db
     .insertInto('entity_tags')
     .values(unique.map((tag) => ({ account_id: accountId, tag, entity_type: entityType, entity_id: entityId })))
@@ -66,4 +74,119 @@ export async function deleteEntityTags(
     .where('entity_type', '=', entityType)
     .where('entity_id', '=', entityId)
     .execute();
+}
+
+/** The tagged types a restricted user's grants reach. */
+const GRANTED_TYPES = ['node', 'domain', 'firewall'] as const;
+
+/** `et` (an entity_tags row) is an object the scope may see; limited to `types`. */
+function visibleObject(scope: AccountScope, types: readonly TaggedEntityType[]): RawBuilder<SqlBool> {
+  const each = types.map((type) => sql<SqlBool>`(et.entity_type = ${type} and ${grantedTo(scope, type, 'et.entity_id')})`);
+  return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
+}
+
+/**
+ * `tags.label` is a tag the scope may see: any tag of the account for an unrestricted user; for a
+ * restricted one, a tag on no object or on one it holds a grant on (its label tells nothing about
+ * what it may not see).
+ */
+function visibleTag(scope: AccountScope): RawBuilder<SqlBool> {
+  if (scope.restrictedUserId === null) return sql<SqlBool>`1 = 1`;
+  const carriers = sql`select 1 from entity_tags et where et.account_id = ${scope.accountId} and et.tag = tags.label`;
+  return sql<SqlBool>`(not exists (${carriers}) or exists (${carriers} and ${visibleObject(scope, GRANTED_TYPES)}))`;
+}
+
+const TAG_FILTER: FilterSpec = {
+  fields: {},
+  defaultOrder: { column: 'tags.label', direction: 'asc' },
+  tiebreak: 'tags.label',
+};
+
+export function listTags(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<{ label: string }>> {
+  const query = db
+    .selectFrom('tags')
+    .select('tags.label')
+    .where('tags.account_id', '=', scope.accountId)
+    .where(visibleTag(scope));
+  return paginate(query, request, TAG_FILTER);
+}
+
+export async function tagVisible(db: Kysely<Database>, scope: AccountScope, label: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('tags')
+    .select('tags.label')
+    .where('tags.account_id', '=', scope.accountId)
+    .where('tags.label', '=', label)
+    .where(visibleTag(scope))
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+const TAGGED_FILTER: FilterSpec = {
+  fields: {},
+  defaultOrder: { column: 'et.entity_type', direction: 'asc' },
+  tiebreak: 'et.entity_id',
+};
+
+/** The objects of `types` carrying the tag that the scope may see, by type, then id. */
+export function listTaggedEntities(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  label: string,
+  types: readonly TaggedEntityType[],
+  request: PageRequest,
+): Promise<Page<{ entity_type: string; entity_id: number }>> {
+  const query = db
+    .selectFrom('entity_tags as et')
+    .select(['et.entity_type', 'et.entity_id'])
+    .where('et.account_id', '=', scope.accountId)
+    .where('et.tag', '=', label)
+    .where(visibleObject(scope, types));
+  return paginate(query, request, TAGGED_FILTER);
+}
+
+/**
+ * Makes the account's tag if it has none of this label. Either way the tag's row is written, which
+ * holds it until the transaction ends: a concurrent delete of the tag waits, and then takes what
+ * this one tagged with it.
+ */
+export async function putTag(db: Kysely<Database>, accountId: number, label: string, now: string): Promise<void> {
+  await db
+    .insertInto('tags')
+    .values({ account_id: accountId, label, created: now })
+    .onConflict((oc) => oc.columns(['account_id', 'label']).doUpdateSet((eb) => ({ created: eb.ref('tags.created') })))
+    .execute();
+}
+
+/** Tags objects with an existing tag; those that carry it already are left as they are. */
+export async function addEntityTags(
+  db: Kysely<Database>,
+  accountId: number,
+  label: string,
+  entityType: TaggedEntityType,
+  entityIds: readonly number[],
+): Promise<void> {
+  const unique = [...new Set(entityIds)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('entity_tags')
+    .values(unique.map((entity_id) => ({ account_id: accountId, tag: label, entity_type: entityType, entity_id })))
+    .onConflict((oc) => oc.columns(['account_id', 'entity_type', 'entity_id', 'tag']).doNothing())
+    .execute();
+}
+
+/**
+ * Deletes the tag (the row first: that waits for a transaction tagging with it, see `putTag`) and
+ * takes it off every object; false when the account has no such tag.
+ */
+export async function deleteTagEverywhere(db: Kysely<Database>, accountId: number, label: string): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('tags')
+    .where('account_id', '=', accountId)
+    .where('label', '=', label)
+    .returning('label')
+    .executeTakeFirst();
+  if (!deleted) return false;
+  await db.deleteFrom('entity_tags').where('account_id', '=', accountId).where('tag', '=', label).execute();
+  return true;
 }

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { createEmptyNode, makeTag, tagLabels, tagsOn } from './helpers.ts';
+
+for (const dialect of DIALECTS) {
+  describe(`parallel tag requests [${dialect}]`, () => {
+    test('deleting a tag while objects are tagged with it: afterwards the tag exists exactly when something carries it', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push((await createEmptyNode(app)).id);
+      const [first, second, ...others] = ids;
+      for (let round = 0; round < 30; round++) {
+        const label = `race-${round}`;
+        await makeTag(app, { label, nodes: [first] });
+        const replies = await Promise.all([
+          app.request('POST', '/v4/tags', { body: { label, nodes: [second] } }),
+          ...others.slice(0, 2).map((id) => app.request('PUT', `/v4/node/instances/${id}`, { body: { tags: [label] } })),
+          app.request('DELETE', `/v4/tags/${label}`),
+          ...others.slice(2).map((id) => app.request('PUT', `/v4/node/instances/${id}`, { body: { tags: [label] } })),
+        ]);
+        assert.deepEqual(
+          replies.map((r) => r.status),
+          Array(6).fill(200),
+          JSON.stringify(replies.map((r) => r.body)),
+        );
+        const carriers = [];
+        for (const id of ids) if ((await tagsOn(app, `/v4/node/instances/${id}`)).includes(label)) carriers.push(id);
+        const listed = (await tagLabels(app)).includes(label);
+        assert.equal(listed, carriers.length > 0, `round ${round}: listed ${listed}, carried by ${carriers}`);
+      }
+    });
+
+    test('the same tag made with different nodes at once: every node carries it', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push((await createEmptyNode(app)).id);
+      // Each names its node and the next, so that every node is locked by two of them.
+      const replies = await Promise.all(
+        ids.map((id, i) =>
+          app.request('POST', '/v4/tags', { body: { label: 'together', nodes: [id, ids[(i + 1) % ids.length]] } }),
+        ),
+      );
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        Array(6).fill(200),
+      );
+      for (const id of ids) assert.deepEqual(await tagsOn(app, `/v4/node/instances/${id}`), ['together']);
+    });
+  });
+}
