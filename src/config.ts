@@ -37,6 +37,8 @@ export const ConfigSchema = Type.Object({
   dnsNameservers: Type.Array(Type.String({ maxLength: 253, pattern: HOSTNAME_PATTERN }), { minItems: 1, maxItems: 13 }),
   /** The port slave domains ask their `master_ips` on (SOA checks and transfers). */
   dnsMasterPort: Type.Integer({ minimum: 1, maximum: 65535 }),
+  /** The port NOTIFY messages go to at a domain's `axfr_ips` when its zone changes. */
+  dnsNotifyPort: Type.Integer({ minimum: 1, maximum: 65535 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -76,6 +78,7 @@ export interface Config {
   readonly dnsListen?: string;
   readonly dnsNameservers: readonly string[];
   readonly dnsMasterPort: number;
+  readonly dnsNotifyPort: number;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly bodyLimitBytes: number;
@@ -111,6 +114,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsListen: 'CUMULO_DNS_LISTEN',
   dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
   dnsMasterPort: 'CUMULO_DNS_MASTER_PORT',
+  dnsNotifyPort: 'CUMULO_DNS_NOTIFY_PORT',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
@@ -207,6 +211,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsListen: dnsListen(env.CUMULO_DNS_LISTEN),
     dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
     dnsMasterPort: numberOr(env.CUMULO_DNS_MASTER_PORT, 53),
+    dnsNotifyPort: numberOr(env.CUMULO_DNS_NOTIFY_PORT, 53),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),

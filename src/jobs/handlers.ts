@@ -1,3 +1,4 @@
+import { notifyJobs } from '../domain/domains/notify.jobs.ts';
 import { slaveJobs } from '../domain/domains/slave-refresh.jobs.ts';
 import { zoneJobs } from '../domain/domains/zone-render.jobs.ts';
 import { imageJobs } from '../domain/images/image.jobs.ts';
@@ -22,4 +23,5 @@ export const JOB_HANDLERS: readonly JobHandler[] = [
   ...backupJobs,
   ...zoneJobs,
   ...slaveJobs,
+  ...notifyJobs,
 ];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, test } from 'node:test';
 import { AUTHORITATIVE_ANSWER } from 'dns-packet';
 import { Rcode, rcodeOf } from '../../src/dns/message.ts';
@@ -9,11 +10,32 @@ import { addRecord, checkZone, createDomain, serialOf } from './helpers.ts';
 
 type BuildContext = Parameters<typeof buildTestApp>[0];
 
-/** An installation with its nameserver on a free port of 127.0.0.1 (and slaves asking masters on `masterPort`). */
-async function servingApp(t: BuildContext, dialect: Dialect, masterPort?: number) {
+/** A port of 127.0.0.1 nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * An installation with its nameserver on 127.0.0.1 (`listenPort`, or a free one), its slaves asking
+ * masters on `masterPort`, and NOTIFY going to `notifyPort`.
+ */
+async function servingApp(
+  t: BuildContext,
+  dialect: Dialect,
+  masterPort?: number,
+  ports: { listenPort?: number; notifyPort?: number } = {},
+) {
   const app = await buildTestApp(t, {
     dialect,
-    config: { dnsListen: '127.0.0.1:0', ...(masterPort ? { dnsMasterPort: masterPort } : {}) },
+    config: {
+      dnsListen: `127.0.0.1:${ports.listenPort ?? 0}`,
+      ...(masterPort ? { dnsMasterPort: masterPort } : {}),
+      ...(ports.notifyPort ? { dnsNotifyPort: ports.notifyPort } : {}),
+    },
   });
   const address = app.runtime.nameserver?.address;
   assert.ok(address, 'the nameserver listens');
@@ -215,6 +237,27 @@ for (const dialect of DIALECTS) {
       await slave.app.request('PUT', `/v4/domains/${copy.id}`, { body: { domain: 'renamed.example' } });
       assert.equal((await dig(slave.port, 'www.notified.example', 'A')).status, 'REFUSED');
       assert.equal((await dig(slave.port, 'www.renamed.example', 'A')).status, 'REFUSED');
+    });
+
+    test('a master sends NOTIFY to its axfr_ips when its zone changes: the slave follows without waiting', async (t) => {
+      const slavePort = await freePort();
+      const master = await servingApp(t, dialect, undefined, { notifyPort: slavePort });
+      const slave = await servingApp(t, dialect, master.port, { listenPort: slavePort });
+      const zone = await createDomain(master.app, { domain: 'pushed.example', axfr_ips: ['127.0.0.1'] });
+      await createDomain(slave.app, { domain: 'pushed.example', type: 'slave', master_ips: ['127.0.0.1'] });
+      await runDueJobs(master.app);
+      await runDueJobs(slave.app);
+      assert.equal((await dig(slave.port, 'www.pushed.example', 'A')).status, 'NXDOMAIN');
+
+      await addRecord(master.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.40' });
+      assert.equal(await runDueJobs(slave.app), 0, 'nothing due on the slave before the master renders');
+      await runDueJobs(master.app);
+      await runDueJobs(slave.app);
+      assert.deepEqual(
+        await answers(slave.port, 'www.pushed.example', 'A'),
+        ['192.0.2.40'],
+        'the NOTIFY brought the check forward',
+      );
     });
   });
 }

@@ -8,6 +8,7 @@ import type { DomainTable } from './domain.table.ts';
 
 export const RENDER_ZONE_JOB = 'domain.render_zone';
 export const REFRESH_SLAVE_JOB = 'domain.refresh_slave';
+export const NOTIFY_JOB = 'domain.notify';
 
 /**
  * The serial after a change: the date's first serial (YYYYMMDD00) or one past the last, whichever is
@@ -48,6 +49,17 @@ export async function scheduleSlaveRefresh(
     runAt: atMs,
     dedupeKey: `${REFRESH_SLAVE_JOB}:${domain.id}`,
     hasten: true,
+  });
+  ctx.wakeWorker();
+}
+
+/** Schedules NOTIFY messages to the domain's `axfr_ips` (notify.jobs.ts); call it in the transaction that rendered a new zone. */
+export async function scheduleNotify(db: Kysely<Database>, ctx: Context, domain: Pick<DomainRow, 'id' | 'account_id'>) {
+  await enqueueJob(db, ctx.clock, {
+    kind: NOTIFY_JOB,
+    accountId: domain.account_id,
+    payload: { domain_id: domain.id },
+    dedupeKey: `${NOTIFY_JOB}:${domain.id}`,
   });
   ctx.wakeWorker();
 }

@@ -2,14 +2,14 @@ import { lockRows } from '../../db/row-locks.ts';
 import type { JobHandler } from '../../jobs/handler.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { findDomainById } from './domain.repository.ts';
-import { RENDER_ZONE_JOB } from './domain-change.ts';
+import { RENDER_ZONE_JOB, scheduleNotify } from './domain-change.ts';
 import { findZoneFile, putZoneFile } from './zone-file.repository.ts';
 import { renderZoneFile } from './zone-file.ts';
 import { zoneOfDomain } from './zone-source.ts';
 
 /**
  * Renders an active domain's zone file (a slave's once it has a copy of its master's zone) and keeps
- * it as the domain's last rendered zone. A disabled domain is not rendered (its last rendered zone
+ * it as the domain's last rendered zone; a zone that changed is then announced to its `axfr_ips`. A disabled domain is not rendered (its last rendered zone
  * stays); a deleted one has none.
  */
 export const zoneJobs: readonly JobHandler[] = [
@@ -32,6 +32,7 @@ export const zoneJobs: readonly JobHandler[] = [
         lines: JSON.stringify(renderZoneFile(zone)),
         rendered: toTimestamp(ctx.clock.nowMs()),
       });
+      if (zone.axfrIps.length > 0) await scheduleNotify(trx, ctx, domain);
     },
   },
 ];
