@@ -43,6 +43,10 @@ export const ConfigSchema = Type.Object({
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
   workerPollMs: Type.Integer({ minimum: 1 }),
+  /** How many jobs of the kinds that wait on the network (probes, zone checks) one worker runs at once. */
+  workerParallel: Type.Integer({ minimum: 1, maximum: 256 }),
+  /** Seconds between two probes of an enabled managed service (simulated: scaled by the time scale). */
+  managedProbeIntervalSec: Type.Integer({ minimum: 1, maximum: 86400 }),
   bodyLimitBytes: Type.Integer({ minimum: 1024 }),
   /** Origins whose browser pages may call the v4 API: `*` (any), a list of origins, or none (CORS off). */
   corsOrigins: Type.Union([Type.Literal('*'), Type.Array(Type.String({ pattern: '^https?://[^/]+$' }))]),
@@ -81,6 +85,8 @@ export interface Config {
   readonly dnsNotifyPort: number;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
+  readonly workerParallel: number;
+  readonly managedProbeIntervalSec: number;
   readonly bodyLimitBytes: number;
   readonly corsOrigins: '*' | readonly string[];
   readonly imageUploadMaxBytes: number;
@@ -117,6 +123,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsNotifyPort: 'CUMULO_DNS_NOTIFY_PORT',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
+  workerParallel: 'CUMULO_WORKER_PARALLEL',
+  managedProbeIntervalSec: 'CUMULO_MANAGED_PROBE_INTERVAL',
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
   corsOrigins: 'CUMULO_CORS_ORIGINS',
   imageUploadMaxBytes: 'CUMULO_IMAGE_UPLOAD_MAX_BYTES',
@@ -214,6 +222,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsNotifyPort: numberOr(env.CUMULO_DNS_NOTIFY_PORT, 53),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
+    workerParallel: numberOr(env.CUMULO_WORKER_PARALLEL, 8),
+    managedProbeIntervalSec: numberOr(env.CUMULO_MANAGED_PROBE_INTERVAL, 60),
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
     corsOrigins: corsOrigins(env.CUMULO_CORS_ORIGINS),
     imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),

@@ -97,7 +97,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what
     // a request sees depends on the request sequence alone.
     if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker && !seeded)) {
-      worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
+      worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs, parallel: config.workerParallel });
       worker.start();
     }
     const app = options.role === 'serve' ? await buildApp(ctx) : null;

@@ -11,6 +11,8 @@ export interface ClaimRequest {
   now: number;
   leaseUntil: number;
   leaseToken: string;
+  /** Kinds not to claim now (those a worker already runs as many of as it may). */
+  skipKinds?: readonly string[];
 }
 
 /**
@@ -20,11 +22,13 @@ export interface ClaimRequest {
  */
 export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promise<JobRow | undefined> {
   const lock = kind === 'postgres' ? sql`for update skip locked` : sql``;
+  const skip = r.skipKinds?.length ? sql`and kind not in (${sql.join(r.skipKinds)})` : sql``;
   const result = await sql<JobRow>`
     update jobs set lease_token = ${r.leaseToken}, lease_until = ${r.leaseUntil}, attempts = attempts + 1
     where id = (
       select id from jobs
       where status = 'queued' and run_at <= ${r.dueBy} and (lease_until is null or lease_until < ${r.now})
+      ${skip}
       order by run_at, id
       limit 1
       ${lock}

@@ -19,6 +19,11 @@ export type PrepareContext = Omit<JobContext, 'trx' | 'prepared'>;
 export interface JobHandler {
   kind: string;
   /**
+   * Runs beside other jobs (up to the worker's `parallel` limit) instead of one at a time: for work
+   * whose `prepare` waits on the network and whose `run` locks only its own rows.
+   */
+  parallel?: boolean;
+  /**
    * Work done before the job's transaction opens (network I/O, which must not hold a transaction
    * or row locks); `run` gets its result as `prepared` and, holding its locks, checks it still applies.
    */

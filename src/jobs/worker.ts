@@ -7,21 +7,28 @@ import type { JobHandler } from './handler.ts';
 
 export interface WorkerOptions {
   pollMs: number;
-  /** Wall-clock lease; a worker that dies holding a job frees it after this long. */
+  /** Wall-clock lease; a worker that dies holding a job frees it after this long. A live worker renews it. */
   leaseMs?: number;
+  /** How many jobs of `parallel` kinds run at once, beside the one-at-a-time jobs. */
+  parallel?: number;
 }
 
 class LeaseLost extends Error {}
 
 const MAX_BACKOFF_MS = 5 * 60_000;
 
-/** Runs due jobs one at a time until stopped; any number of workers may share a database. */
+/**
+ * Runs due jobs until stopped: one at a time, except the kinds marked `parallel`, of which up to
+ * `parallel` run beside them. Any number of workers may share a database.
+ */
 export class Worker {
   #ctx: Context;
   #handlers: Map<string, JobHandler>;
+  #parallelKinds: string[];
   #options: Required<WorkerOptions>;
   #running = false;
   #loop: Promise<void> | null = null;
+  #inFlight = new Set<Promise<void>>();
   #wake: AbortController = new AbortController();
   #id: string;
   processed = 0;
@@ -29,7 +36,8 @@ export class Worker {
   constructor(ctx: Context, handlers: readonly JobHandler[], options: WorkerOptions) {
     this.#ctx = ctx;
     this.#handlers = new Map(handlers.map((h) => [h.kind, h]));
-    this.#options = { leaseMs: 60_000, ...options };
+    this.#parallelKinds = handlers.filter((h) => h.parallel).map((h) => h.kind);
+    this.#options = { leaseMs: 60_000, parallel: 8, ...options };
     // Lease tokens fence dead workers; they are never shown, so they stay out of a seeded stream.
     this.#id = randomHex(systemRandom, 6);
   }
@@ -44,15 +52,16 @@ export class Worker {
     this.#wake.abort();
   }
 
-  /** Stops claiming; resolves once the job in progress (if any) has finished. */
+  /** Stops claiming; resolves once the jobs in progress have finished. */
   async stop(): Promise<void> {
     this.#running = false;
     this.wake();
     await this.#loop;
     this.#loop = null;
+    await Promise.all(this.#inFlight);
   }
 
-  /** Runs every job due now, then returns how many ran. */
+  /** Runs every job due now, one at a time, then returns how many ran. */
   async drain(): Promise<number> {
     let n = 0;
     while (await this.runOne()) n += 1;
@@ -61,21 +70,48 @@ export class Worker {
 
   async #run(): Promise<void> {
     while (this.#running) {
-      let ran = false;
+      let claimed = false;
       try {
-        ran = await this.runOne();
+        claimed = await this.#claimAndStart();
       } catch (err) {
         this.#ctx.log.error({ err }, 'worker: claiming a job failed');
       }
-      if (!ran && this.#running) {
+      if (!claimed && this.#running) {
         this.#wake = new AbortController();
         await sleep(this.#options.pollMs, undefined, { signal: this.#wake.signal }).catch(() => {});
       }
     }
   }
 
-  /** Claims and runs one due job; false when none was due. */
+  /** Claims one due job: a parallel one is started and left running, any other is awaited. */
+  async #claimAndStart(): Promise<boolean> {
+    const full = this.#inFlight.size >= this.#options.parallel;
+    const claim = await this.#claim(full ? this.#parallelKinds : []);
+    if (!claim) return false;
+    if (!this.#handlers.get(claim.job.kind)?.parallel) {
+      await this.#execute(claim.job, claim.token);
+      return true;
+    }
+    const running: Promise<void> = this.#execute(claim.job, claim.token)
+      .catch((err: unknown) => this.#ctx.log.error({ err, jobId: claim.job.id }, 'worker: job crashed'))
+      .finally(() => {
+        this.#inFlight.delete(running);
+        // A freed slot may let a waiting parallel job be claimed.
+        this.wake();
+      });
+    this.#inFlight.add(running);
+    return true;
+  }
+
+  /** Claims and runs one due job, whatever its kind; false when none was due. */
   async runOne(): Promise<boolean> {
+    const claim = await this.#claim([]);
+    if (!claim) return false;
+    await this.#execute(claim.job, claim.token);
+    return true;
+  }
+
+  async #claim(skipKinds: readonly string[]): Promise<{ job: JobRow; token: string } | null> {
     const ctx = this.#ctx;
     const token = `${this.#id}-${randomHex(systemRandom, 6)}`;
     await ctx.operator.fresh();
@@ -86,17 +122,32 @@ export class Worker {
       now: wallNow,
       leaseUntil: wallNow + this.#options.leaseMs,
       leaseToken: token,
+      skipKinds,
     });
-    if (!job) return false;
-    await this.#execute(job, token);
-    this.processed += 1;
-    return true;
+    return job ? { job, token } : null;
+  }
+
+  /** Keeps the lease of a job that runs long (a probe waiting out its timeout) from running out. */
+  #renewLease(job: JobRow, token: string): () => void {
+    const { leaseMs } = this.#options;
+    const timer = setInterval(() => {
+      this.#ctx.db
+        .updateTable('jobs')
+        .set({ lease_until: Date.now() + leaseMs })
+        .where('id', '=', job.id)
+        .where('lease_token', '=', token)
+        .execute()
+        .catch((err: unknown) => this.#ctx.log.warn({ err, jobId: job.id }, 'worker: renewing a lease failed'));
+    }, leaseMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async #execute(job: JobRow, token: string): Promise<void> {
     const ctx = this.#ctx;
     const handler = this.#handlers.get(job.kind);
     const payload = JSON.parse(job.payload) as Record<string, unknown>;
+    const stopRenewing = this.#renewLease(job, token);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const prepared = handler.prepare ? await handler.prepare({ job, payload, ctx }) : undefined;
@@ -117,6 +168,9 @@ export class Worker {
         return;
       }
       await this.#failed(job, token, handler, payload, err);
+    } finally {
+      stopRenewing();
+      this.processed += 1;
     }
   }
 

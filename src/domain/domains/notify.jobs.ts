@@ -14,6 +14,7 @@ const NOTIFY_TRIES = 3;
  */
 const notifySecondaries: JobHandler = {
   kind: NOTIFY_JOB,
+  parallel: true,
   async prepare({ ctx, payload }) {
     const domain = await findDomainById(ctx.db, Number(payload.domain_id));
     if (domain?.status !== 'active') return null;

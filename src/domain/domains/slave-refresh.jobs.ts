@@ -39,6 +39,7 @@ function timingOf(domain: DomainRow, copy: readonly ZoneRecord[] | null) {
  */
 const refreshSlave: JobHandler = {
   kind: REFRESH_SLAVE_JOB,
+  parallel: true,
   async prepare({ ctx, payload }): Promise<Checked | null> {
     const domain = await findDomainById(ctx.db, Number(payload.domain_id));
     if (!isActiveSlave(domain)) return null;
