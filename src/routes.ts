@@ -11,7 +11,9 @@ import { imageDataRoutes } from './domain/images/image-data.routes.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
 import { contactRoutes } from './domain/managed/contacts/contact.routes.ts';
 import { credentialRoutes } from './domain/managed/credentials/credential.routes.ts';
+import { issueRoutes } from './domain/managed/issues/issue.routes.ts';
 import { nodeSettingsRoutes } from './domain/managed/node-settings/node-settings.routes.ts';
+import { serviceRoutes } from './domain/managed/services/service.routes.ts';
 import { managedStatsRoutes } from './domain/managed/stats/managed-stats.routes.ts';
 import { networkingRoutes } from './domain/networking/networking.routes.ts';
 import { nodeIpRoutes } from './domain/networking/node-ip.routes.ts';
@@ -62,6 +64,8 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(contactRoutes);
   await app.register(nodeSettingsRoutes);
   await app.register(managedStatsRoutes);
+  await app.register(serviceRoutes);
+  await app.register(issueRoutes);
   await app.register(tagRoutes);
 };
 

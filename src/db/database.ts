@@ -15,7 +15,9 @@ import type { ImageTable } from '../domain/images/image.table.ts';
 import type { ImageUploadTable } from '../domain/images/image-upload.table.ts';
 import type { ManagedContactTable } from '../domain/managed/contacts/contact.table.ts';
 import type { ManagedCredentialTable, ManagedSshKeyTable } from '../domain/managed/credentials/credential.table.ts';
+import type { ManagedIssueTable } from '../domain/managed/issues/issue.table.ts';
 import type { ManagedNodeSettingsTable } from '../domain/managed/node-settings/node-settings.table.ts';
+import type { ManagedServiceTable } from '../domain/managed/services/service.table.ts';
 import type { IpAddressTable } from '../domain/networking/ip-address.table.ts';
 import type { IpAllowanceTable } from '../domain/networking/ip-allowance.table.ts';
 import type { IpShareTable } from '../domain/networking/ip-share.table.ts';
@@ -67,6 +69,8 @@ export interface Database {
   managed_ssh_keys: ManagedSshKeyTable;
   managed_contacts: ManagedContactTable;
   managed_node_settings: ManagedNodeSettingsTable;
+  managed_services: ManagedServiceTable;
+  managed_issues: ManagedIssueTable;
 }
 
 export type Db = Kysely<Database>;

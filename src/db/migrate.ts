@@ -12,6 +12,7 @@ import * as domains from './migrations/0010-domains.ts';
 import * as slaveZones from './migrations/0011-slave-zones.ts';
 import * as managedContactsNodeSettings from './migrations/0012-managed-contacts-node-settings.ts';
 import * as managedCredentials from './migrations/0013-managed-credentials.ts';
+import * as managedServices from './migrations/0014-managed-services.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -32,6 +33,7 @@ const STEPS: Record<string, Step> = {
   '0011-slave-zones': slaveZones,
   '0012-managed-contacts-node-settings': managedContactsNodeSettings,
   '0013-managed-credentials': managedCredentials,
+  '0014-managed-services': managedServices,
 };
 
 class InCodeMigrations implements MigrationProvider {

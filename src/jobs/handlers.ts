@@ -2,6 +2,7 @@ import { notifyJobs } from '../domain/domains/notify.jobs.ts';
 import { slaveJobs } from '../domain/domains/slave-refresh.jobs.ts';
 import { zoneJobs } from '../domain/domains/zone-render.jobs.ts';
 import { imageJobs } from '../domain/images/image.jobs.ts';
+import { probeJobs } from '../domain/managed/services/probe.jobs.ts';
 import { backupJobs, backupOperations } from '../domain/nodes/backups/backup.jobs.ts';
 import { cloneOperation } from '../domain/nodes/clones/clone.jobs.ts';
 import { diskOperations } from '../domain/nodes/disks/disk.jobs.ts';
@@ -24,4 +25,5 @@ export const JOB_HANDLERS: readonly JobHandler[] = [
   ...zoneJobs,
   ...slaveJobs,
   ...notifyJobs,
+  ...probeJobs,
 ];

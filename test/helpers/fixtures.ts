@@ -35,6 +35,16 @@ function fixtureNode(app: TestApp, owner: Caller): Promise<{ id: number; ipv4: s
   return node;
 }
 
+/** A tcp service at a closed loopback port (never probed unless a test runs the due jobs). */
+function fixtureService(app: TestApp, owner: Caller): Promise<{ id: number }> {
+  return created(app, owner, '/v4/managed/services', {
+    label: 'fixture',
+    service_type: 'tcp',
+    address: '127.0.0.1:9',
+    timeout: 1,
+  });
+}
+
 /** One firewall per owner and app, enabled and assigned to the fixture node (its one device), shared by the firewall fixtures. */
 const fixtureFirewalls = new WeakMap<TestApp, Map<number, Promise<{ id: number; deviceId: number }>>>();
 function fixtureFirewall(app: TestApp, owner: Caller): Promise<{ id: number; deviceId: number }> {
@@ -152,6 +162,23 @@ export const FIXTURES: Record<string, Fixture> = {
     fixtureCredentials += 1;
     const body = { label: `fixture-${fixtureCredentials}`, password: 'fixture-secret' };
     return String((await created(app, owner, '/v4/managed/credentials', body)).id);
+  },
+  serviceId: async (app, owner) => String((await fixtureService(app, owner)).id),
+  // An issue as a failed probe leaves it: open, naming the service.
+  issueId: async (app, owner) => {
+    const service = await fixtureService(app, owner);
+    const row = await app.runtime.ctx.db
+      .insertInto('managed_issues')
+      .values({
+        account_id: owner.accountId,
+        service_id: service.id,
+        label: 'fixture is down',
+        created: new Date().toISOString().slice(0, 19),
+        closed: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return String(row.id);
   },
   imageId: async (app, owner) => {
     const now = new Date().toISOString().slice(0, 19);

@@ -79,6 +79,7 @@ for (const dialect of DIALECTS) {
           '0011-slave-zones',
           '0012-managed-contacts-node-settings',
           '0013-managed-credentials',
+          '0014-managed-services',
         ],
         blobs: 'by-key',
       });
@@ -108,6 +109,8 @@ for (const dialect of DIALECTS) {
         'managed_ssh_keys',
         'managed_contacts',
         'managed_node_settings',
+        'managed_services',
+        'managed_issues',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }
