@@ -1,5 +1,7 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { Permission } from '../domain/account/grants.ts';
 import type { AccountScope } from '../domain/account/principal.ts';
+import type { Database } from './database.ts';
 
 /**
  * The one definition of "a restricted user may see this entity": it holds a grant on it (a
@@ -20,4 +22,37 @@ export function grantPermission(scope: AccountScope & { restrictedUserId: number
   return sql<string | null>`(select g.permissions from entity_grants g where g.account_id = ${scope.accountId} and g.user_id = ${
     scope.restrictedUserId
   } and g.entity_type = ${entityType} and g.entity_id = ${sql.ref(idColumn)})`;
+}
+
+/**
+ * `grantedTo` for rows that name entities of several kinds (events, tagged objects): the kind is in
+ * `typeColumn`, the id in `idColumn`.
+ */
+export function grantedToEntityIn(scope: AccountScope, typeColumn: string, idColumn: string): RawBuilder<SqlBool> {
+  if (scope.restrictedUserId === null) return sql<SqlBool>`1 = 1`;
+  return sql<SqlBool>`exists (select 1 from entity_grants g where g.account_id = ${scope.accountId} and g.user_id = ${
+    scope.restrictedUserId
+  } and g.entity_type = ${sql.ref(typeColumn)} and g.entity_id = ${sql.ref(idColumn)})`;
+}
+
+/**
+ * The permission the scope holds on one entity of its account: read_write for an unrestricted user,
+ * a restricted user's grant otherwise (null when it holds none).
+ */
+export async function permissionOf(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  entityType: string,
+  entityId: number,
+): Promise<Permission | null> {
+  if (scope.restrictedUserId === null) return 'read_write';
+  const row = await db
+    .selectFrom('entity_grants')
+    .select('permissions')
+    .where('account_id', '=', scope.accountId)
+    .where('user_id', '=', scope.restrictedUserId)
+    .where('entity_type', '=', entityType)
+    .where('entity_id', '=', entityId)
+    .executeTakeFirst();
+  return (row?.permissions as Permission | undefined) ?? null;
 }

@@ -1,34 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { findDomainEntities } from '../domains/domain.repository.ts';
-import { findFirewallEntities } from '../firewalls/firewall.repository.ts';
-import { findNodeEntities } from '../nodes/node.repository.ts';
-import { findStackScriptEntities } from '../stackscripts/stackscript.repository.ts';
 import { deleteGrantsOnEntity, putEntityGrant } from './entity-grant.repository.ts';
-import { findImageEntities, type GrantEntity } from './grant-entity.repository.ts';
 import type { GrantEntityType } from './grants.ts';
 import type { AccountScope } from './principal.ts';
-
-export type { GrantEntity };
-
-/** The account's entities of one type, with labels: all of them, or those among `ids`. */
-export type GrantEntityLookup = (db: Kysely<Database>, accountId: number, ids?: readonly number[]) => Promise<GrantEntity[]>;
-
-/**
- * How each grantable entity type is looked up: whether an id exists in the account, and its label.
- * A resource group plugs its lookup in here when its table arrives; until then (null) ids are
- * taken as given and shown with an empty label.
- */
-export const GRANT_ENTITY_LOOKUPS: Readonly<Record<GrantEntityType, GrantEntityLookup | null>> = {
-  node: findNodeEntities,
-  domain: findDomainEntities,
-  nodebalancer: null,
-  image: findImageEntities,
-  longview: null,
-  stackscript: findStackScriptEntities,
-  volume: null,
-  firewall: findFirewallEntities,
-};
 
 /** A restricted user may use and change what it creates: read_write on the new entity. */
 export async function grantToCreator(

@@ -4,8 +4,9 @@ import type { Database } from '../../db/database.ts';
 import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
+import { entityKind } from '../entity-kinds.ts';
+import type { GrantEntity } from './entity-access.ts';
 import { type EntityGrantRow, findEntityGrants, putEntityGrant } from './entity-grant.repository.ts';
-import { GRANT_ENTITY_LOOKUPS, type GrantEntity } from './grant-entities.ts';
 import type { GrantChangeT, Grants, UpdateGrants } from './grants.schema.ts';
 import { GRANT_ENTITY_TYPES, type GrantEntityType, type Permission, parseGlobalGrants } from './grants.ts';
 import type { Principal } from './principal.ts';
@@ -32,9 +33,10 @@ async function entityGrants(
   every: boolean,
 ): Promise<GrantView[]> {
   const held = new Map(rows.filter((r) => r.entity_type === type).map((r) => [r.entity_id, r.permissions as Permission]));
-  const lookup = GRANT_ENTITY_LOOKUPS[type];
-  if (!lookup) return [...held].map(([id, permissions]) => ({ id, permissions, label: '' }));
-  const entities = every ? await lookup(db, accountId) : await lookup(db, accountId, [...held.keys()]);
+  // A type this service has no table for: its ids are taken as given, with an empty label.
+  const kind = entityKind(type);
+  if (!kind) return [...held].map(([id, permissions]) => ({ id, permissions, label: '' }));
+  const entities = every ? await kind.entities(db, accountId) : await kind.entities(db, accountId, [...held.keys()]);
   return entities.map((e) => ({ id: e.id, permissions: held.get(e.id) ?? null, label: e.label }));
 }
 
@@ -108,9 +110,9 @@ async function checkEntityChanges(
     if (seen.has(c.id)) problems.push({ field: `${type}[${i}].id`, reason: `${type} ${c.id} is listed more than once` });
     seen.add(c.id);
   });
-  const lookup = GRANT_ENTITY_LOOKUPS[type];
-  if (!lookup) return problems;
-  const found: GrantEntity[] = await lookup(db, accountId, [...seen]);
+  const kind = entityKind(type);
+  if (!kind) return problems;
+  const found: GrantEntity[] = await kind.entities(db, accountId, [...seen]);
   const known = new Set(found.map((e) => e.id));
   list.forEach((c, i) => {
     if (!known.has(c.id)) problems.push({ field: `${type}[${i}].id`, reason: `No ${type} with id ${c.id} on this account` });

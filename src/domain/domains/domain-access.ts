@@ -6,7 +6,8 @@ import { entityFor } from '../account/entity-access.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef, EventSpec } from '../events/event.service.ts';
-import { type DomainRow, findDomainForScope } from './domain.repository.ts';
+import type { DomainRow } from './domain.repository.ts';
+import { domainKind } from './domain-kind.ts';
 import type { RecordRow } from './record.repository.ts';
 
 /** A domain id given as text (clone, zone-file): one past what ids reach names nothing. */
@@ -18,14 +19,7 @@ export function domainIdOf(text: string): number {
 
 /** The domain a request acts on (404, 403 and the write lock of `entityFor`: its records, and its serial with them, take turns too). */
 export function domainFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<DomainRow> {
-  const entity = { table: 'domains', id, what: 'the domain' } as const;
-  return entityFor(
-    db,
-    entity,
-    need,
-    (d) => findDomainForScope(d, scope, id),
-    () => fail.notFound('Domain not found'),
-  );
+  return entityFor(db, domainKind, scope, id, need, { what: 'the domain', missing: () => fail.notFound('Domain not found') });
 }
 
 /** A domain a request names in its body (a tag's `domains`): as `domainFor`, but one the caller cannot see is a 400 naming the field. */
@@ -36,14 +30,10 @@ export function domainNamedIn(
   need: Permission,
   field: string,
 ): Promise<DomainRow> {
-  const entity = { table: 'domains', id, what: `domain ${id}` } as const;
-  return entityFor(
-    db,
-    entity,
-    need,
-    (d) => findDomainForScope(d, scope, id),
-    () => fail.badRequest(`Domain ${id} does not exist or is not available to you`, field),
-  );
+  return entityFor(db, domainKind, scope, id, need, {
+    what: `domain ${id}`,
+    missing: () => fail.badRequest(`Domain ${id} does not exist or is not available to you`, field),
+  });
 }
 
 export function domainEntity(row: Pick<DomainRow, 'id' | 'domain'>): EntityRef {

@@ -1,6 +1,7 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
+import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EventTable } from './event.table.ts';
@@ -29,17 +30,7 @@ function visibleEvents(db: Kysely<Database>, scope: AccountScope) {
   if (scope.restrictedUserId !== null) {
     const userId = scope.restrictedUserId;
     q = q.where((eb) =>
-      eb.or([
-        eb('events.user_id', '=', userId),
-        eb.exists(
-          eb
-            .selectFrom('entity_grants')
-            .select(sql`1`.as('one'))
-            .where('entity_grants.user_id', '=', userId)
-            .whereRef('entity_grants.entity_type', '=', 'events.entity_type')
-            .whereRef('entity_grants.entity_id', '=', 'events.entity_id'),
-        ),
-      ]),
+      eb.or([eb('events.user_id', '=', userId), grantedToEntityIn(scope, 'events.entity_type', 'events.entity_id')]),
     );
   }
   return q;

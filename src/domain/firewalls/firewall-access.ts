@@ -5,18 +5,15 @@ import { entityFor } from '../account/entity-access.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef } from '../events/event.service.ts';
-import { type FirewallRow, findFirewallForScope } from './firewall.repository.ts';
+import type { FirewallRow } from './firewall.repository.ts';
+import { firewallKind } from './firewall-kind.ts';
 
 /** The firewall a request acts on (404, 403 and the write lock of `entityFor`: its devices and rules take turns too). */
 export function firewallFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<FirewallRow> {
-  const entity = { table: 'firewalls', id, what: 'the firewall' } as const;
-  return entityFor(
-    db,
-    entity,
-    need,
-    (d) => findFirewallForScope(d, scope, id),
-    () => fail.notFound('Firewall not found'),
-  );
+  return entityFor(db, firewallKind, scope, id, need, {
+    what: 'the firewall',
+    missing: () => fail.notFound('Firewall not found'),
+  });
 }
 
 export function firewallEntity(row: Pick<FirewallRow, 'id' | 'label'>): EntityRef {

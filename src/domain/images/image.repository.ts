@@ -24,14 +24,11 @@ const FILTER: FilterSpec = {
   tiebreak: 'images.num',
 };
 
-/**
- * The account's private images; a restricted user sees only those it holds a grant on
- * (a read_write one when `writable`).
- */
-function ownedBy(eb: ExpressionBuilder<Database, 'images'>, scope: AccountScope, writable = false): Expression<SqlBool> {
+/** The account's private images; a restricted user sees only those it holds a grant on. */
+function ownedBy(eb: ExpressionBuilder<Database, 'images'>, scope: AccountScope): Expression<SqlBool> {
   const owned = eb('images.account_id', '=', scope.accountId);
   if (scope.restrictedUserId === null) return owned;
-  return eb.and([owned, grantedTo(scope, 'image', 'images.num', writable)]);
+  return eb.and([owned, grantedTo(scope, 'image', 'images.num')]);
 }
 
 /** Public images for everyone (scope null: anonymous), plus the caller's private ones. */
@@ -52,14 +49,21 @@ export function findVisibleImage(db: Kysely<Database>, scope: AccountScope | nul
   return visibleImages(db, scope).where('images.id', '=', id).executeTakeFirst();
 }
 
-/** One of the account's own private images, as writes (update, delete) need it: read_write for restricted users. */
-export function findWritableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow | undefined> {
-  return db
-    .selectFrom('images')
-    .selectAll('images')
-    .where((eb) => ownedBy(eb, scope, true))
-    .where('images.id', '=', id)
-    .executeTakeFirst();
+/** The account's private images as grant entities (their API id is `private/<num>`): all, or those among `ids`. */
+export async function findImageEntities(
+  db: Kysely<Database>,
+  accountId: number,
+  ids?: readonly number[],
+): Promise<{ id: number; label: string }[]> {
+  if (ids?.length === 0) return [];
+  let q = db.selectFrom('images').select(['num as id', 'label']).where('account_id', '=', accountId).orderBy('num');
+  if (ids) q = q.where('num', 'in', [...ids]);
+  return q.execute();
+}
+
+/** An image the scope may see (public, or the account's as its grants allow), by its number. */
+export function findVisibleImageByNum(db: Kysely<Database>, scope: AccountScope, num: number): Promise<ImageRow | undefined> {
+  return visibleImages(db, scope).where('images.num', '=', num).executeTakeFirst();
 }
 
 /** A private image by its number, whoever owns it (jobs). */

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
-import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { scheduleOperation } from '../../jobs/operation.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { entityFor } from '../account/entity-access.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { type EntityRef, type EventActor, type EventSpec, recordEvent } from '../events/event.service.ts';
@@ -14,12 +14,12 @@ import {
   deleteImageRow,
   findImageOfAccount,
   findVisibleImage,
-  findWritableImage,
   type ImageRow,
   listVisibleImages,
   updateImageRow,
 } from './image.repository.ts';
 import { type Image, PUBLIC_IMAGE_PREFIX, type UpdateImage } from './image.schema.ts';
+import { imageKind } from './image-kind.ts';
 
 export function imageRowToImage(row: ImageRow): Image {
   return {
@@ -98,13 +98,12 @@ export async function getImage(ctx: Context, scope: AccountScope | null, id: str
  * or for a restricted user holding only read_only on it.
  */
 async function writableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow> {
-  await lockRows(db, 'images', 'id', [id]);
-  const row = await findWritableImage(db, scope, id);
-  if (row) return row;
   const visible = await findVisibleImage(db, scope, id);
   if (!visible) throw fail.notFound('Image not found');
-  if (visible.account_id === null) throw fail.forbidden('Public images cannot be changed or deleted');
-  throw fail.forbidden('Unauthorized: changing this image needs a read_write grant on it');
+  return entityFor(db, imageKind, scope, visible.num, 'read_write', {
+    what: 'the image',
+    missing: () => fail.notFound('Image not found'),
+  });
 }
 
 export async function updateImage(ctx: Context, principal: Principal, id: string, body: UpdateImage): Promise<Image> {

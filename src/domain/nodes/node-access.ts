@@ -6,8 +6,9 @@ import { entityFor } from '../account/entity-access.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EntityRef } from '../events/event.service.ts';
-import { claimNode, findNodeAnywhere, findNodeForScope, type NodeRow } from './node.repository.ts';
+import { claimNode, findNodeAnywhere, type NodeRow } from './node.repository.ts';
 import type { NodeTable } from './node.table.ts';
+import { nodeKind } from './node-kind.ts';
 
 /**
  * The node a request acts on: another account's node, or one a restricted user holds no grant on,
@@ -15,14 +16,7 @@ import type { NodeTable } from './node.table.ts';
  * Every operation on a node or on what hangs off it (disks, configs, addresses) starts here.
  */
 export function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
-  const entity = { table: 'nodes', id: nodeId, what: 'the node' } as const;
-  return entityFor(
-    db,
-    entity,
-    need,
-    (d) => findNodeForScope(d, scope, nodeId),
-    () => fail.notFound('Node not found'),
-  );
+  return entityFor(db, nodeKind, scope, nodeId, need, { what: 'the node', missing: () => fail.notFound('Node not found') });
 }
 
 /**
@@ -37,14 +31,10 @@ export function nodeNamedIn(
   field: string,
   reason = `Node ${nodeId} does not exist or is not available to you`,
 ): Promise<NodeRow> {
-  const entity = { table: 'nodes', id: nodeId, what: `node ${nodeId}` } as const;
-  return entityFor(
-    db,
-    entity,
-    need,
-    (d) => findNodeForScope(d, scope, nodeId),
-    () => fail.badRequest(reason, field),
-  );
+  return entityFor(db, nodeKind, scope, nodeId, need, {
+    what: `node ${nodeId}`,
+    missing: () => fail.badRequest(reason, field),
+  });
 }
 
 /**

@@ -77,20 +77,6 @@ export function findVisibleStackScript(
   return visibleStackScripts(db, scope).where('stackscripts.id', '=', id).executeTakeFirst();
 }
 
-/** A restricted user's permission on one of its account's scripts, or null when it holds none. */
-export async function findStackScriptPermission(db: Kysely<Database>, scope: AccountScope, id: number): Promise<string | null> {
-  if (scope.restrictedUserId === null) return null;
-  const row = await db
-    .selectFrom('entity_grants')
-    .select('permissions')
-    .where('account_id', '=', scope.accountId)
-    .where('user_id', '=', scope.restrictedUserId)
-    .where('entity_type', '=', 'stackscript')
-    .where('entity_id', '=', id)
-    .executeTakeFirst();
-  return row?.permissions ?? null;
-}
-
 export function insertStackScript(db: Kysely<Database>, values: Insertable<StackScriptTable>): Promise<StackScriptRow> {
   return db.insertInto('stackscripts').values(values).returningAll().executeTakeFirstOrThrow();
 }

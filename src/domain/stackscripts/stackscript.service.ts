@@ -3,10 +3,10 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
-import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { ApiError, type ErrorItem, fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { entityFor } from '../account/entity-access.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { type EntityRef, recordEvent } from '../events/event.service.ts';
@@ -14,7 +14,6 @@ import type { EventAction } from '../events/event-kinds.ts';
 import { getImage } from '../images/image.service.ts';
 import {
   deleteStackScriptRow,
-  findStackScriptPermission,
   findVisibleStackScript,
   insertStackScript,
   listVisibleStackScripts,
@@ -24,6 +23,7 @@ import {
 } from './stackscript.repository.ts';
 import { ANY_IMAGE, type CreateStackScript, type StackScript, type UpdateStackScript } from './stackscript.schema.ts';
 import type { StackScriptTable } from './stackscript.table.ts';
+import { stackScriptKind } from './stackscript-kind.ts';
 import { checkScriptText, type UserDefinedField } from './stackscript-udf.ts';
 
 /** A stable avatar id for the author: the hash an avatar service keys on, from the name alone. */
@@ -123,15 +123,10 @@ export async function createStackScript(ctx: Context, principal: Principal, body
  * restricted user one it holds read_write on (403 for a visible one it may not change).
  */
 async function writableStackScript(db: Kysely<Database>, scope: AccountScope, id: number): Promise<VisibleStackScriptRow> {
-  await lockRows(db, 'stackscripts', 'id', [id]);
-  const row = await findVisibleStackScript(db, scope, id);
-  if (!row) throw fail.notFound('StackScript not found');
-  if (row.account_id !== scope.accountId)
-    throw fail.forbidden('Unauthorized: only the account that owns a StackScript may change it');
-  if (scope.restrictedUserId !== null && (await findStackScriptPermission(db, scope, id)) !== 'read_write') {
-    throw fail.forbidden('Unauthorized: needs read_write access to this StackScript');
-  }
-  return row;
+  return entityFor(db, stackScriptKind, scope, id, 'read_write', {
+    what: 'this StackScript',
+    missing: () => fail.notFound('StackScript not found'),
+  });
 }
 
 /** An update's new values, checked before its transaction opens (image lookups, script parsing). */

@@ -2,11 +2,9 @@ import type { Context } from '../../context.ts';
 import { mapPage, type Page, type PageRequest } from '../../db/paginate.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
-import type { Domain } from '../domains/domain.schema.ts';
-import type { Node } from '../nodes/node.schema.ts';
-import { listTaggedEntities, listTags, tagVisible } from './tag.repository.ts';
+import { taggedKinds } from '../entity-kinds.ts';
+import { listTaggedEntities, listTags, type TaggedEntityType, tagVisible } from './tag.repository.ts';
 import type { Tag, TaggedObject } from './tag.schema.ts';
-import { TAGGED_KINDS } from './tagged-kinds.ts';
 
 /** The account's tags, by label: those made on their own and those made by tagging an object. */
 export async function getTags(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Tag>> {
@@ -28,20 +26,21 @@ export async function getTaggedObjects(
     ctx.db,
     scope,
     label,
-    TAGGED_KINDS.map((k) => k.type),
+    taggedKinds().map((k) => k.type as TaggedEntityType),
     request,
   );
-  const views = new Map<string, Map<number, Node | Domain>>();
-  for (const kind of TAGGED_KINDS) {
+  const views = new Map<string, Map<number, { id: number }>>();
+  for (const kind of taggedKinds()) {
     const ids = page.data.filter((row) => row.entity_type === kind.type).map((row) => row.entity_id);
-    const objects = ids.length ? await kind.view(ctx.db, ctx, scope.accountId, ids) : [];
+    const objects = ids.length ? await kind.tagging.view(ctx.db, ctx, scope.accountId, ids) : [];
     views.set(kind.type, new Map(objects.map((o) => [o.id, o])));
   }
   const data: TaggedObject[] = [];
   for (const row of page.data) {
     const object = views.get(row.entity_type)?.get(row.entity_id);
     // An object deleted between the two reads is left out.
-    if (object) data.push({ type: row.entity_type, data: object });
+    // Each kind's view is its own GET's answer (a node, a domain): what the schema's union holds.
+    if (object) data.push({ type: row.entity_type, data: object as TaggedObject['data'] });
   }
   return { ...page, data };
 }

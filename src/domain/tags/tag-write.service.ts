@@ -2,10 +2,13 @@ import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { entityFor } from '../account/entity-access.ts';
 import { type Principal, scopeOf } from '../account/principal.ts';
+import { taggedKinds } from '../entity-kinds.ts';
+import type { TaggedEntityType } from './tag.repository.ts';
 import { addEntityTags, deleteTagEverywhere, putTag } from './tag.repository.ts';
 import type { CreateTag, Tag } from './tag.schema.ts';
-import { ABSENT_KINDS, TAGGED_KINDS } from './tagged-kinds.ts';
+import { ABSENT_KINDS } from './tagged-kinds.ts';
 
 /**
  * Makes a tag (the route admits unrestricted users only) and tags the objects the body names with
@@ -19,12 +22,22 @@ export async function createTag(ctx: Context, principal: Principal, body: Create
   }
   const scope = scopeOf(principal);
   return inTransaction(ctx.db, async (trx) => {
-    for (const kind of TAGGED_KINDS) {
-      const named = [...(body[kind.field] ?? []).entries()].sort(([, a], [, b]) => a - b);
-      for (const [i, id] of named) await kind.claim(trx, scope, id, `${kind.field}[${i}]`);
+    for (const kind of taggedKinds()) {
+      const { field } = kind.tagging;
+      const named = [...(body[field] ?? []).entries()].sort(([, a], [, b]) => a - b);
+      for (const [i, id] of named) {
+        await entityFor(trx, kind, scope, id, 'read_write', {
+          what: `${kind.type} ${id}`,
+          missing: () =>
+            fail.badRequest(`${kind.tagging.noun} ${id} does not exist or is not available to you`, `${field}[${i}]`),
+        });
+      }
     }
     await putTag(trx, principal.accountId, body.label, toTimestamp(ctx.clock.nowMs()));
-    for (const kind of TAGGED_KINDS) await addEntityTags(trx, principal.accountId, body.label, kind.type, body[kind.field] ?? []);
+    for (const kind of taggedKinds()) {
+      const ids = body[kind.tagging.field] ?? [];
+      await addEntityTags(trx, principal.accountId, body.label, kind.type as TaggedEntityType, ids);
+    }
     return { label: body.label };
   });
 }

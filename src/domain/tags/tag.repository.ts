@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
-import { grantedTo } from '../../db/grant-scope.ts';
+import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 
@@ -76,14 +76,8 @@ export async function deleteEntityTags(
     .execute();
 }
 
-/** The tagged types a restricted user's grants reach. */
-const GRANTED_TYPES = ['node', 'domain', 'firewall'] as const;
-
-/** `et` (an entity_tags row) is an object the scope may see; limited to `types`. */
-function visibleObject(scope: AccountScope, types: readonly TaggedEntityType[]): RawBuilder<SqlBool> {
-  const each = types.map((type) => sql<SqlBool>`(et.entity_type = ${type} and ${grantedTo(scope, type, 'et.entity_id')})`);
-  return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
-}
+/** `et` (an entity_tags row) is an object the scope may see. */
+const visibleObject = (scope: AccountScope) => grantedToEntityIn(scope, 'et.entity_type', 'et.entity_id');
 
 /**
  * `tags.label` is a tag the scope may see: any tag of the account for an unrestricted user; for a
@@ -93,7 +87,7 @@ function visibleObject(scope: AccountScope, types: readonly TaggedEntityType[]):
 function visibleTag(scope: AccountScope): RawBuilder<SqlBool> {
   if (scope.restrictedUserId === null) return sql<SqlBool>`1 = 1`;
   const carriers = sql`select 1 from entity_tags et where et.account_id = ${scope.accountId} and et.tag = tags.label`;
-  return sql<SqlBool>`(not exists (${carriers}) or exists (${carriers} and ${visibleObject(scope, GRANTED_TYPES)}))`;
+  return sql<SqlBool>`(not exists (${carriers}) or exists (${carriers} and ${visibleObject(scope)}))`;
 }
 
 const TAG_FILTER: FilterSpec = {
@@ -141,7 +135,8 @@ export function listTaggedEntities(
     .select(['et.entity_type', 'et.entity_id'])
     .where('et.account_id', '=', scope.accountId)
     .where('et.tag', '=', label)
-    .where(visibleObject(scope, types));
+    .where('et.entity_type', 'in', [...types])
+    .where(visibleObject(scope));
   return paginate(query, request, TAGGED_FILTER);
 }
 
