@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { type CatalogDataT, DEFAULT_CATALOG_PATH } from '../../src/domain/catalog/catalog.ts';
 import { type TestApp, tempDir } from '../helpers/app.ts';
-import { runDueJobs } from '../helpers/jobs.ts';
+import { runDueWork } from '../helpers/jobs.ts';
 
 export { eventsOf } from '../identity/helpers.ts';
 
@@ -36,13 +36,13 @@ export function createEmptyNode(app: TestApp, overrides: Record<string, unknown>
 }
 
 /**
- * Moves the service clock on (by `stepMs` a round) and runs due jobs until no job is due any more:
- * every operation under way finishes.
+ * Moves the service clock on (by `stepMs` a round) and runs due jobs until a round runs none but
+ * watchers (probes, slave checks, which never end): every operation under way finishes.
  */
 export async function settle(app: TestApp, stepMs = 60_000): Promise<void> {
   for (let round = 0; round < 50; round += 1) {
     app.runtime.ctx.clock.advance(stepMs);
-    if ((await runDueJobs(app)) === 0) return;
+    if ((await runDueWork(app)) === 0) return;
   }
   assert.fail('jobs kept coming');
 }
