@@ -20,3 +20,17 @@ export function jsonArrayRows(
         field: (name) => sql<string>`json_extract(j.value, ${`$.${name}`})`,
       };
 }
+
+/**
+ * A subquery's one column (named `v`), in order, as a list held in one column of the outer row, so a
+ * row and the lists hanging off it come in one statement: `array(...)` on PostgreSQL, a JSON array
+ * text on SQLite. Read it with `readList`.
+ */
+export function listColumn(db: Kysely<Database>, subquery: RawBuilder<unknown>): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`array(${subquery})` : sql`(select json_group_array(v) from (${subquery}))`;
+}
+
+/** What `listColumn` gave, as an array. */
+export function readList<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : (JSON.parse(String(value)) as T[]);
+}

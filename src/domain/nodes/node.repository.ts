@@ -5,6 +5,8 @@ import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
+import { addressListColumn } from '../networking/node-addresses.service.ts';
+import { tagListColumn } from '../tags/tag.service.ts';
 import { tagsFilterField } from '../tags/tag-filter.ts';
 import type { NodeTable } from './node.table.ts';
 
@@ -70,26 +72,37 @@ export const NODE_VIEW_COLUMNS = [
   'watchdog_enabled',
 ] as const satisfies readonly (keyof NodeRow)[];
 
-export type NodeViewRow = Pick<NodeRow, (typeof NODE_VIEW_COLUMNS)[number]>;
+/** A node as its API object needs it: the view columns, and its tags and IPv4 addresses as lists (`readList`). */
+export type NodeViewRow = Pick<NodeRow, (typeof NODE_VIEW_COLUMNS)[number]> & { tag_list: unknown; ipv4_list: unknown };
 
-export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeViewRow>> {
-  const columns = NODE_VIEW_COLUMNS.map((c) => `nodes.${c}` as const);
-  return paginate(visibleNodes(db, scope).select(columns), request, FILTER);
+/** The account's nodes with what their views show, each in one row: no statement more per node or per page. */
+function nodeViews(db: Kysely<Database>, scope: AccountScope) {
+  return visibleNodes(db, scope).select([
+    ...NODE_VIEW_COLUMNS.map((c) => `nodes.${c}` as const),
+    tagListColumn(db, scope.accountId, 'node', 'nodes.id').as('tag_list'),
+    addressListColumn(db, scope.accountId, 'nodes.id', 'ipv4').as('ipv4_list'),
+  ]);
 }
 
-/** Some of the account's nodes, by id, with the columns their API objects show. */
+export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeViewRow>> {
+  return paginate(nodeViews(db, scope), request, FILTER);
+}
+
+/** A node the scope may see, with what its view shows, in one statement. */
+export function findNodeView(db: Kysely<Database>, scope: AccountScope, id: number): Promise<NodeViewRow | undefined> {
+  return nodeViews(db, scope).where('nodes.id', '=', id).executeTakeFirst();
+}
+
+/** Some of the account's nodes, by id, with what their views show. */
 export async function findNodeViewsOfAccount(
   db: Kysely<Database>,
   accountId: number,
   ids: readonly number[],
 ): Promise<NodeViewRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('nodes')
-    .select(NODE_VIEW_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('id', 'in', [...ids])
-    .orderBy('id')
+  return nodeViews(db, { accountId, restrictedUserId: null })
+    .where('nodes.id', 'in', [...ids])
+    .orderBy('nodes.id')
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { readList } from '../../db/json-array.ts';
 import type { Page, PageRequest } from '../../db/paginate.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
@@ -11,12 +12,13 @@ import type { NodeTypeDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { removeNodeFromFirewalls } from '../firewalls/firewall-device.service.ts';
 import { keepAutomaticImage } from '../images/automatic-image.service.ts';
-import { addressTextsOfNodes, releaseNodeAddresses } from '../networking/node-addresses.service.ts';
+import { releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
 import { type DiskRow, findDisks } from './disks/disk.repository.ts';
 import {
   deleteNodeRow,
+  findNodeView,
   findNodeViewsOfAccount,
   listNodes,
   type NodeRow,
@@ -32,14 +34,8 @@ function mainDisk(disks: DiskRow[]): DiskRow | undefined {
   return disks.filter((d) => d.filesystem !== 'swap').sort((a, b) => b.size - a.size || a.id - b.id)[0];
 }
 
-/** What a node's API object needs beside its row; loaded for a whole page at once. */
-export interface NodeExtras {
-  tags: string[];
-  /** Public addresses first, then private. */
-  ipv4: string[];
-}
-
-export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined, extras: NodeExtras): Node {
+/** A node's API object from its view row (whose lists hold its tags, and its IPv4 addresses public first). */
+function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined): Node {
   return {
     id: row.id,
     label: row.label,
@@ -47,12 +43,12 @@ export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined,
     image: row.image,
     type: row.type,
     group: row.node_group,
-    tags: extras.tags,
+    tags: readList<string>(row.tag_list),
     status: row.status as Node['status'],
     hypervisor: 'kvm',
     created: row.created,
     updated: row.updated,
-    ipv4: extras.ipv4,
+    ipv4: readList<string>(row.ipv4_list),
     ipv6: row.ipv6 === null ? null : `${row.ipv6}/128`,
     specs: { disk: type?.disk ?? 0, memory: type?.memory ?? 0, vcpus: type?.vcpus ?? 0, transfer: type?.transfer ?? 0 },
     alerts: {
@@ -74,33 +70,19 @@ export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined,
   };
 }
 
-/** API objects for nodes of one account: one query for their tags and one for their addresses, whatever their number. */
-export async function toNodes(
-  db: Kysely<Database>,
-  ctx: Context,
-  accountId: number,
-  rows: readonly NodeViewRow[],
-): Promise<Node[]> {
-  const ids = rows.map((r) => r.id);
-  const tags = await tagsOf(db, accountId, 'node', ids);
-  const ipv4 = new Map<number, string[]>(ids.map((id) => [id, []]));
-  for (const address of await addressTextsOfNodes(db, accountId, ids, 'ipv4')) {
-    if (address.node_id !== null) ipv4.get(address.node_id)?.push(address.address);
-  }
-  return rows.map((row) =>
-    nodeRowToNode(row, ctx.catalog.type(row.type), { tags: tags.get(row.id) ?? [], ipv4: ipv4.get(row.id) ?? [] }),
-  );
-}
+const toNodes = (ctx: Context, rows: readonly NodeViewRow[]): Node[] =>
+  rows.map((row) => nodeRowToNode(row, ctx.catalog.type(row.type)));
 
+/** A node's API object as it is now (after a change, in the change's transaction). */
 export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): Promise<Node> {
-  const [node] = await toNodes(db, ctx, row.account_id, [row]);
+  const [node] = toNodes(ctx, await findNodeViewsOfAccount(db, row.account_id, [row.id]));
   if (!node) throw fail.internal();
   return node;
 }
 
 export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {
   const page = await listNodes(ctx.db, scope, request);
-  return { ...page, data: await toNodes(ctx.db, ctx, scope.accountId, page.data) };
+  return { ...page, data: toNodes(ctx, page.data) };
 }
 
 /** Some of the account's nodes as the API shows them, by id (what a tag's objects list shows). */
@@ -110,11 +92,14 @@ export async function nodesWithIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<Node[]> {
-  return toNodes(db, ctx, accountId, await findNodeViewsOfAccount(db, accountId, ids));
+  return toNodes(ctx, await findNodeViewsOfAccount(db, accountId, ids));
 }
 
+/** One statement: the node, its tags and its addresses, as the scope may see it. */
 export async function getNode(ctx: Context, scope: AccountScope, nodeId: number): Promise<Node> {
-  return toNode(ctx.db, ctx, await nodeFor(ctx.db, scope, nodeId, 'read_only'));
+  const row = await findNodeView(ctx.db, scope, nodeId);
+  if (!row) throw fail.notFound('Node not found');
+  return nodeRowToNode(row, ctx.catalog.type(row.type));
 }
 
 function sameTags(a: readonly string[], b: readonly string[]): boolean {

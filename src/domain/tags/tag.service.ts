@@ -3,6 +3,8 @@ import type { Database } from '../../db/database.ts';
 import { deleteEntityTags, findTagsOf, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
+/** An object's tags as a column of the object's own query (one statement for a view). */
+export { tagListColumn } from './tag.repository.ts';
 
 /*
  * What other groups ask of tags about their own objects, in the caller's transaction. They never
