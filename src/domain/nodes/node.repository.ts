@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { escapeLike, type FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import { preparedRead } from '../../db/prepared.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { addressListColumn } from '../networking/node-addresses.service.ts';
@@ -88,9 +89,20 @@ export function listNodes(db: Kysely<Database>, scope: AccountScope, request: Pa
   return paginate(nodeViews(db, scope), request, FILTER);
 }
 
-/** A node the scope may see, with what its view shows, in one statement. */
-export function findNodeView(db: Kysely<Database>, scope: AccountScope, id: number): Promise<NodeViewRow | undefined> {
-  return nodeViews(db, scope).where('nodes.id', '=', id).executeTakeFirst();
+const nodeView = preparedRead((db, args: { accountId: number; userId: number; id: number }, shape) =>
+  nodeViews(db, { accountId: args.accountId, restrictedUserId: shape === 'restricted' ? args.userId : null }).where(
+    'nodes.id',
+    '=',
+    args.id,
+  ),
+);
+
+/** A node the scope may see, with what its view shows, in one statement (built once, then reused). */
+export async function findNodeView(db: Kysely<Database>, scope: AccountScope, id: number): Promise<NodeViewRow | undefined> {
+  const { accountId, restrictedUserId } = scope;
+  const shape = restrictedUserId === null ? 'unrestricted' : 'restricted';
+  const [row] = await nodeView(db, shape, { accountId, userId: restrictedUserId ?? 0, id });
+  return row;
 }
 
 /** Some of the account's nodes, by id, with what their views show. */

@@ -1,0 +1,40 @@
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import type { Database } from './database.ts';
+import { isPostgres } from './transaction.ts';
+
+const MARK = '\u0000cumulo-argument:';
+
+interface Compiled {
+  sql: string;
+  /** Per parameter: the argument it takes, or a value fixed when the query was built. */
+  slots: ({ arg: string } | { value: unknown })[];
+}
+
+/**
+ * A read on a hot path, built with Kysely once and reused: the first call of each shape (and
+ * dialect) builds the query with placeholder arguments and keeps its SQL; every call binds its
+ * arguments where the placeholders were. What the query looks like may depend on `shape` only,
+ * never on an argument's value (an argument is bound, never spliced into the SQL).
+ */
+export function preparedRead<Args extends Record<string, string | number>, Row>(
+  build: (db: Kysely<Database>, args: Args, shape: string) => Compilable<Row>,
+): (db: Kysely<Database>, shape: string, args: Args) => Promise<Row[]> {
+  const cache = new Map<string, Compiled>();
+  return async (db, shape, args) => {
+    const key = `${isPostgres(db) ? 'pg' : 'sqlite'}:${shape}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      const marks = Object.fromEntries(Object.keys(args).map((name) => [name, `${MARK}${name}`])) as Args;
+      const query = build(db, marks, shape).compile();
+      compiled = {
+        sql: query.sql,
+        slots: query.parameters.map((p) =>
+          typeof p === 'string' && p.startsWith(MARK) ? { arg: p.slice(MARK.length) } : { value: p },
+        ),
+      };
+      cache.set(key, compiled);
+    }
+    const parameters = compiled.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;
+  };
+}
