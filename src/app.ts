@@ -13,7 +13,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
-import { serializeRequest } from './http/request-log.ts';
+import { registerRequestLog, serializeRequest } from './http/request-log.ts';
 import { cachedSerializerFactory } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { randomHex } from './random.ts';
@@ -43,6 +43,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     bodyLimit: ctx.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomHex(ctx.random, 8),
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     // Answered by the hook below instead, in the envelope.
     return503OnClosing: false,
@@ -91,6 +92,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   app.addHook('preValidation', rejectNulCharacters);
 
   registerMetrics(app, ctx);
+  registerRequestLog(app);
   await registerOpenApi(app, VERSION);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -40,7 +40,11 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors: ErrorItem[];
   constructor(code: ErrorCode, errors: ErrorItem[]) {
+    // An answer to a client, not a fault of the service: no stack trace (capturing one costs more than the rest of a 401).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('; '));
+    Error.stackTraceLimit = limit;
     this.code = code;
     this.status = STATUS[code];
     this.errors = errors;

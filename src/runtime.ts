@@ -50,7 +50,8 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const log = options.logger ?? pino({ level: config.logLevel });
+  // Written off the request path (pino flushes what is left when the process exits).
+  const log = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
   secureDataDir(config.dataDir);
   // Before the database: a start that cannot read its key changes nothing.
   const secrets = openSecretBox(config);

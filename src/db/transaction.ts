@@ -1,5 +1,6 @@
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
 import { fail } from '../errors.ts';
+import { inCommitGroup } from './commit-group.ts';
 import type { Database } from './database.ts';
 
 /** How often work whose transaction lost a race runs again before the request is answered 503. */
@@ -25,7 +26,8 @@ export function isPostgres(db: Kysely<Database>): boolean {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs `work` in one transaction. SQLite has one writer at a time, so its transactions are serial.
+ * Runs `work` in one transaction. SQLite has one writer at a time, so its transactions are serial
+ * (and share commits: src/db/commit-group.ts).
  * PostgreSQL runs them side by side (read committed), and what keeps parallel requests on one object
  * acting as if one at a time is this: writers lock the rows they change before reading them
  * (`lockRows`; a node through `nodeFor`), and a transaction the database rolls back because it lost
@@ -37,7 +39,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db as Transaction<Database>);
-  if (!isPostgres(db)) return db.transaction().execute(work);
+  if (!isPostgres(db)) return inCommitGroup(db, work);
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);

@@ -17,6 +17,8 @@ class LeaseLost extends Error {}
 
 const MAX_BACKOFF_MS = 5 * 60_000;
 
+const WAKE = new Error('worker woken');
+
 /**
  * Runs due jobs until stopped: one at a time, except the kinds marked `parallel`, of which up to
  * `parallel` run beside them. Any number of workers may share a database.
@@ -49,7 +51,8 @@ export class Worker {
   }
 
   wake(): void {
-    this.#wake.abort();
+    // Called on every enqueue: abort once, with a reason made once (a default reason is a new DOMException each time).
+    if (!this.#wake.signal.aborted) this.#wake.abort(WAKE);
   }
 
   /** Stops claiming; resolves once the jobs in progress have finished. */

@@ -92,7 +92,7 @@ for (const dialect of DIALECTS) {
       assert.equal(line.credential_id, created.id);
       assert.equal(line.at, revealed.body.last_decrypted);
       assert.ok(
-        logged.some((l) => l.msg === 'incoming request'),
+        logged.some((l) => l.msg === 'request completed'),
         'trace logging was on',
       );
       assertHoldsNone(log.lines.join('\n'), secrets, 'the log');

@@ -5,9 +5,9 @@ import { REDACTED, redactUrl } from '../../src/http/request-log.ts';
 import { ADMIN_TOKEN, buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { capturedLog } from '../helpers/log.ts';
 
-/** The URLs of the request lines Fastify logged ("incoming request"). */
+/** The URLs of the request lines Fastify logged ("request completed", one a request). */
 function loggedUrls(lines: string[]): string[] {
-  return lines.map((l) => JSON.parse(l)).flatMap((entry) => (entry.msg === 'incoming request' ? [entry.req.url] : []));
+  return lines.map((l) => JSON.parse(l)).flatMap((entry) => (entry.msg === 'request completed' ? [entry.req.url] : []));
 }
 
 describe('redactUrl', () => {
