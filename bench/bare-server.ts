@@ -4,10 +4,11 @@ import { type Node, NodeSchema } from '../src/domain/nodes/node.schema.ts';
 import { Paginated } from '../src/http/schemas.ts';
 
 /**
- * The reference point of the benchmark: a bare Fastify process with the three routes the benchmark
- * calls, answering fixed objects (a real node and a real page of the seeded database, read from
- * BENCH_FIXTURE) through the same response schemas, so serialization costs the same. No auth, no
- * database, no validation beyond JSON parsing. Listens on 127.0.0.1:PORT.
+ * The reference point of the benchmark: a bare Fastify process with the two read routes the
+ * benchmark calls, answering fixed objects (a real node and a real page of the seeded database, read
+ * from BENCH_FIXTURE) through the same response schemas, so serialization costs the same. No
+ * database, no validation beyond JSON parsing; its only check is that a request has an
+ * Authorization header, else a 401 in the error envelope. Listens on 127.0.0.1:PORT.
  */
 
 interface Fixture {
@@ -21,9 +22,13 @@ const fixture = JSON.parse(fs.readFileSync(fixtureFile, 'utf8')) as Fixture;
 
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
+app.addHook('onRequest', async (request, reply) => {
+  if (request.url.startsWith('/v4/') && !request.headers.authorization) {
+    return reply.code(401).send({ errors: [{ reason: 'Invalid Token' }] });
+  }
+});
 app.get('/v4/node/instances/:nodeId', { schema: { response: { 200: NodeSchema } } }, async () => fixture.node);
 app.get('/v4/node/instances', { schema: { response: { 200: Paginated(NodeSchema) } } }, async () => fixture.page);
-app.post('/v4/node/instances', { schema: { response: { 200: NodeSchema } } }, async () => fixture.node);
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 process.stdout.write('bare server ready\n');

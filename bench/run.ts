@@ -1,20 +1,36 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { type ServerProcess, startServerProcess } from '../test/helpers/server-process.ts';
+import { type Case, cases } from './cases.ts';
+import { interleaved, load, type Measured, median, type Target } from './measure.ts';
+import { benchSchema } from './postgres.ts';
+import {
+  canPin,
+  memoryDetail,
+  pin,
+  rssMb,
+  runProcess,
+  type ServerProcess,
+  startProcess,
+  startWorkerProcess,
+  stop,
+} from './processes.ts';
 import { formatSummary, summarize } from './profile-summary.ts';
-import { ROOT_PASS, type SeedResult } from './shape.ts';
+import type { SeedResult } from './shape.ts';
+import { type Check, fmt, printChecks, TARGETS, targetOf } from './targets.ts';
 
 /**
- * `npm run bench`: the real server on a fresh embedded database seeded with BENCH_NODES nodes, and
- * a bare Fastify process answering the same three requests with fixed objects; a load generator
- * (autocannon, in this process) measures both on loopback. See the README's Benchmark section.
+ * `npm run bench`: the real server as `npm start` runs it (job worker in the process) against a bare
+ * Fastify process serving the same objects through the same response schemas, in interleaved rounds;
+ * on the embedded database, on PostgreSQL (with a scale-out run: two servers and a worker), and at a
+ * large size (flatness and memory). Each figure is printed with its target. See the README's
+ * Benchmark section.
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.join(HERE, '..');
+const BIN = path.join(ROOT, 'bin', 'cumulo.ts');
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -24,83 +40,53 @@ function envNumber(name: string, fallback: number): number {
   return n;
 }
 
+function list(name: string, fallback: string): string[] {
+  return (process.env[name] ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const nodes = envNumber('BENCH_NODES', 10_000);
+const scaleNodes = envNumber('BENCH_SCALE_NODES', 1_000_000);
+/** A thousand nodes an account, so the account measured holds as many nodes at every size. */
+const accountsFor = (n: number) => Math.max(2, Math.ceil(n / 1000));
 const settings = {
-  nodes: envNumber('BENCH_NODES', 100_000),
-  accounts: envNumber('BENCH_ACCOUNTS', 100),
-  duration: envNumber('BENCH_DURATION', 10),
-  warmup: envNumber('BENCH_WARMUP', 3),
-  connections: envNumber('BENCH_CONNECTIONS', 10),
-  worker: process.env.BENCH_WORKER === 'on',
+  nodes,
+  accounts: envNumber('BENCH_ACCOUNTS', accountsFor(nodes)),
+  rounds: Math.max(1, envNumber('BENCH_ROUNDS', 4)),
+  seconds: envNumber('BENCH_DURATION', 5),
+  warmup: envNumber('BENCH_WARMUP', 2),
+  createSeconds: envNumber('BENCH_CREATE_SECONDS', 30),
+  connections: envNumber('BENCH_CONNECTIONS', 32),
+  worker: process.env.BENCH_WORKER !== 'off',
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   keep: process.env.BENCH_KEEP === '1' || process.env.BENCH_REUSE !== undefined,
-  /** A data dir a run with BENCH_KEEP=1 left behind: measure it again without seeding. */
+  /** A data dir a run with BENCH_KEEP=1 left behind: measure its embedded database again without seeding. */
   reuse: process.env.BENCH_REUSE || undefined,
   filter: process.env.BENCH_LIST_FILTER ?? JSON.stringify({ region: 'us-east', '+order_by': 'label' }),
-  only: (process.env.BENCH_ONLY ?? 'view,list,create').split(',').map((s) => s.trim()),
-  /** Node options of the server process (NODE_OPTIONS); by default the V8 setting `npm start` uses. */
+  only: list('BENCH_ONLY', 'view,list,unauthorized,create'),
+  parts: list('BENCH_PARTS', 'embedded,postgres,scale'),
+  databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  scaleNodes,
+  scaleDir: process.env.BENCH_SCALE_DIR ?? path.join(ROOT, '.bench', `nodes-${scaleNodes}`),
+  settleTimeout: envNumber('BENCH_SETTLE_TIMEOUT', 900),
   serverNodeOptions: process.env.BENCH_SERVER_NODE_OPTIONS ?? '--max-semi-space-size=16',
+  /** The servers' LOG_LEVEL: `npm start`'s own (info, a line a request) unless told otherwise. */
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
 };
 
-/** Resident memory of a process, in MB, from /proc (Linux). */
-function rssMb(pid: number | undefined): number | null {
-  return procStatusMb(pid, 'VmRSS');
+/** Where every process of the run writes its output (a server under load logs more than memory should hold). */
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-logs-'));
+let logFiles = 0;
+function logFile(name: string): string {
+  logFiles += 1;
+  return path.join(logDir, `${String(logFiles).padStart(2, '0')}-${name}.log`);
 }
 
-/** A memory line of /proc/<pid>/status (VmRSS, RssAnon, RssFile, VmHWM), in MB. */
-function procStatusMb(pid: number | undefined, field: string): number | null {
-  if (pid === undefined) return null;
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
-    return kb === undefined ? null : Number(kb) / 1024;
-  } catch {
-    return null;
-  }
-}
-
-/** Where a server's memory is: anonymous and file-backed resident pages, and the V8 heap (from /metrics). */
-async function memoryDetail(server: ServerProcess): Promise<string> {
-  const mb = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(0)} MB`);
-  const pid = server.child.pid;
-  let heap = '';
-  try {
-    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
-    heap = `; V8 heap ${metric('nodejs_heap_size_used_bytes').toFixed(0)} MB used of ${metric('nodejs_heap_size_total_bytes').toFixed(0)} MB`;
-  } catch {
-    heap = '';
-  }
-  return `anonymous ${mb(procStatusMb(pid, 'RssAnon'))}, file-backed ${mb(procStatusMb(pid, 'RssFile'))}, peak ${mb(procStatusMb(pid, 'VmHWM'))}${heap}`;
-}
-
-/** CPU time a process has used so far, in ms: user and system (from /proc; Linux clock ticks are 10 ms). */
-function cpuMs(pid: number | undefined): { user: number; sys: number } | null {
-  if (pid === undefined) return null;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at the state, field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) * 10, sys: Number(fields[12]) * 10 };
-  } catch {
-    return null;
-  }
-}
-
-function runProcess(script: string, env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`))));
-  });
-}
-
-async function stop(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  const timer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-  await server.exited;
-  clearTimeout(timer);
-}
+const log = (line = '') => process.stdout.write(`${line}\n`);
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
 
 async function getJson(url: string, token: string, headers: Record<string, string> = {}): Promise<unknown> {
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...headers } });
@@ -108,261 +94,400 @@ async function getJson(url: string, token: string, headers: Record<string, strin
   return res.json();
 }
 
-/** One load shape: what autocannon sends, given the base URL of the server under test. */
-interface Case {
-  name: string;
-  /** The target this case is compared with. */
-  label: string;
-  requests(): autocannon.Request[];
-  headers: Record<string, string>;
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the server processes of a part share: database, data dir, log level, V8 setting. */
+interface PartEnv {
+  part: 'embedded' | 'postgres' | 'scale';
+  dataDir: string;
+  databaseUrl?: string;
 }
 
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  /** The server's CPU time per answered request, in microseconds (user, system). */
-  cpuUser: number | null;
-  cpuSys: number | null;
-}
-
-async function load(server: ServerProcess, c: Case, seconds: number): Promise<Measured> {
-  const before = cpuMs(server.child.pid);
-  const result = await autocannon({
-    url: server.baseUrl,
-    connections: settings.connections,
-    duration: seconds,
-    headers: c.headers,
-    requests: c.requests(),
-  });
-  const after = cpuMs(server.child.pid);
-  const ok = result['2xx'];
-  const perRequest = (ms: number) => (ms * 1000) / Math.max(1, result.requests.total);
+function serverEnv(p: PartEnv, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    rps: ok / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    cpuUser: before && after ? perRequest(after.user - before.user) : null,
-    cpuSys: before && after ? perRequest(after.sys - before.sys) : null,
+    CUMULO_DATA_DIR: p.dataDir,
+    LOG_LEVEL: settings.logLevel,
+    CUMULO_WORKER: settings.worker ? 'on' : 'off',
+    ...(p.databaseUrl ? { DATABASE_URL: p.databaseUrl } : {}),
+    ...(settings.serverNodeOptions ? { NODE_OPTIONS: settings.serverNodeOptions } : {}),
+    ...extra,
   };
 }
 
-let createRun = 0;
+/** Seeds the part's database from a process of its own (bench/seed.ts), unless a seed is there already. */
+async function seedOnce(p: PartEnv, count: number, accounts: number): Promise<SeedResult> {
+  const seedFile = path.join(p.dataDir, 'seed.json');
+  if (!fs.existsSync(seedFile)) {
+    await runProcess(path.join(HERE, 'seed.ts'), {
+      CUMULO_DATA_DIR: p.dataDir,
+      ...(p.databaseUrl ? { DATABASE_URL: p.databaseUrl } : {}),
+      LOG_LEVEL: 'warn',
+      BENCH_NODES: String(count),
+      BENCH_ACCOUNTS: String(accounts),
+      BENCH_SEED_OUT: seedFile,
+      // Provisioning takes no simulated time in the seed process, so its jobs are due at once.
+      CUMULO_TIME_SCALE: '0.000000001',
+    });
+    const seed = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as SeedResult;
+    log(
+      `  seeded ${fmt(seed.nodes)} nodes over ${fmt(accounts)} accounts (${seed.path} path) in ${fmt(seed.seconds, 1)} s ` +
+        `(${fmt(seed.nodes / seed.seconds)} nodes/s), provisioned in ${fmt(seed.settleSeconds, 1)} s`,
+    );
+    return seed;
+  }
+  const seed = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as SeedResult;
+  log(
+    `  reusing ${p.dataDir}: ${fmt(seed.nodes)} nodes, seeded earlier in ${fmt(seed.seconds, 1)} s + ${fmt(seed.settleSeconds, 1)} s ` +
+      'of provisioning (with what earlier runs added to it)',
+  );
+  return seed;
+}
 
-function cases(seed: SeedResult): Case[] {
+interface NodePage {
+  data: { id: number; status: string }[];
+  results: number;
+}
+
+/** The account's nodes with ids above `afterId`, in id order, a page of 100. */
+function nodesAfter(baseUrl: string, token: string, afterId: number, order: 'asc' | 'desc' = 'asc'): Promise<NodePage> {
+  const filter = JSON.stringify({ id: { '+gt': afterId }, '+order_by': 'id', '+order': order });
+  return getJson(`${baseUrl}/v4/node/instances?page_size=100`, token, { 'x-filter': filter }) as Promise<NodePage>;
+}
+
+/** The highest node id of the account (0 for none). */
+async function lastNodeId(baseUrl: string, token: string): Promise<number> {
+  return (await nodesAfter(baseUrl, token, 0, 'desc')).data[0]?.id ?? 0;
+}
+
+/**
+ * Waits until every node of the account with an id above `afterId` is running, walking them in id
+ * order (they are provisioned in about that order); how long it took, or how many are left.
+ */
+async function waitAllRunning(baseUrl: string, token: string, afterId: number): Promise<{ seconds: number; left: number }> {
+  const started = performance.now();
+  let cursor = afterId;
+  for (;;) {
+    const page = await nodesAfter(baseUrl, token, cursor);
+    const seconds = (performance.now() - started) / 1000;
+    if (page.results === 0) return { seconds, left: 0 };
+    const waiting = page.data.find((n) => n.status !== 'running');
+    for (const n of page.data) {
+      if (n === waiting) break;
+      cursor = n.id;
+    }
+    if (waiting) {
+      if (seconds > settings.settleTimeout) return { seconds, left: page.results };
+      await wait(500);
+    }
+  }
+}
+
+const targetOf1 = (server: ServerProcess): Target => ({ baseUrls: [server.baseUrl], processes: [server] });
+
+function cpuText(m: Measured): string {
+  return m.cpuUser === null || m.cpuSys === null ? 'n/a' : `${fmt(m.cpuUser)}+${fmt(m.cpuSys)}`;
+}
+
+function unexpectedText(m: Measured): string {
+  return m.unexpected + m.errors > 0 ? ` (${m.unexpected} unexpected statuses, ${m.errors} errors)` : '';
+}
+
+interface CaseResult {
+  c: Case;
+  cumulo: Measured;
+  bare: Measured | null;
+}
+
+function checksOf(part: 'embedded' | 'postgres', results: CaseResult[]): Check[] {
+  const checks: Check[] = [];
+  for (const { c, cumulo, bare } of results) {
+    const t = targetOf(part, c.name);
+    const add = (figure: string, value: string, target: string, met: boolean) =>
+      checks.push({ part, subject: c.name, figure, value, target, met: met && cumulo.unexpected + cumulo.errors === 0 });
+    if (t.ratio !== undefined && bare) {
+      const ratio = cumulo.rps / bare.rps;
+      add('ratio to bare (req/s)', `${fmt(ratio, 2)} (${fmt(cumulo.rps)} / ${fmt(bare.rps)})`, `>= ${t.ratio}`, ratio >= t.ratio);
+    }
+    if (t.rps !== undefined) add('req/s', fmt(cumulo.rps), `>= ${fmt(t.rps)}`, cumulo.rps >= t.rps);
+    if (t.p99 !== undefined) add('p99 ms', fmt(cumulo.p99), `<= ${t.p99}`, cumulo.p99 <= t.p99);
+  }
+  return checks;
+}
+
+function printCases(results: CaseResult[]): void {
+  log('  | case | cumulo req/s | p50 ms | p99 ms | CPU µs/req (user+sys) | bare req/s | bare p99 ms | bare CPU µs/req | ratio |');
+  log('  |---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { c, cumulo, bare } of results) {
+    const b = bare ? [fmt(bare.rps), fmt(bare.p99), cpuText(bare), fmt(cumulo.rps / bare.rps, 2)] : ['', '', '', ''];
+    log(
+      `  | ${c.name} | ${fmt(cumulo.rps)}${unexpectedText(cumulo)} | ${fmt(cumulo.p50)} | ${fmt(cumulo.p99)} | ${cpuText(cumulo)} | ` +
+        `${b.join(' | ')} |`,
+    );
+  }
+}
+
+/** One profiled run of a case on a server restarted with --cpu-prof: where its CPU time goes. */
+async function profileCase(p: PartEnv, c: Case, seconds: number): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cumulo-prof-${p.part}-${c.name}-`));
+  const options = `${settings.serverNodeOptions} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+  const server = await startProcess(serverEnv(p, { NODE_OPTIONS: options }), {
+    core: SERVER_CORE,
+    logFile: logFile(`${p.part}-profiled`),
+  });
+  try {
+    await load(targetOf1(server), c, seconds, settings.connections);
+  } finally {
+    await stop(server);
+  }
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) return '  (no profile was written)';
+  const profile = path.join(dir, file);
+  const summary = formatSummary(summarize(JSON.parse(fs.readFileSync(profile, 'utf8')), 12));
+  return `  profile: ${profile}\n${summary
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n')}`;
+}
+
+interface PartResult {
+  results: CaseResult[];
+  checks: Check[];
+}
+
+/** The cases on one database: interleaved rounds of the reads, then the sustained create. */
+async function measurePart(p: PartEnv, seed: SeedResult, server: ServerProcess): Promise<PartResult> {
   const [viewer, creator] = seed.accounts;
   if (!viewer || !creator) throw new Error('the seed made fewer than two accounts');
-  const ids = viewer.nodeIds;
-  const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-  return [
-    {
-      name: 'view',
-      label: 'GET /v4/node/instances/:id',
-      headers: auth(viewer.token),
-      requests() {
-        let i = 0;
-        return [
-          {
-            method: 'GET',
-            setupRequest(req) {
-              i += 1;
-              return { ...req, path: `/v4/node/instances/${ids[i % ids.length]}` };
-            },
-          },
-        ];
-      },
-    },
-    {
-      name: 'list',
-      label: 'GET /v4/node/instances?page_size=100 + X-Filter',
-      headers: { ...auth(viewer.token), 'x-filter': settings.filter },
-      requests: () => [{ method: 'GET', path: '/v4/node/instances?page_size=100' }],
-    },
-    {
-      name: 'create',
-      label: 'POST /v4/node/instances (image)',
-      headers: { ...auth(creator.token), 'content-type': 'application/json' },
-      requests() {
-        createRun += 1;
-        const run = createRun;
-        let n = 0;
-        const regions = seed.regions;
-        return [
-          {
-            method: 'POST',
-            path: '/v4/node/instances',
-            setupRequest(req) {
-              n += 1;
-              const body = {
-                region: regions[n % regions.length],
-                type: 'g6-nanode-1',
-                image: 'node/debian12',
-                root_pass: ROOT_PASS,
-                label: `load${process.pid}r${run}n${n}`,
-                tags: ['bench'],
-              };
-              return { ...req, body: JSON.stringify(body) };
-            },
-          },
-        ];
-      },
-    },
+  const node = await getJson(`${server.baseUrl}/v4/node/instances/${viewer.nodeIds[0]}`, viewer.token);
+  const page = await getJson(`${server.baseUrl}/v4/node/instances?page_size=100`, viewer.token, { 'x-filter': settings.filter });
+  const { results: total, data } = page as { results: number; data: unknown[] };
+  log(`  list: ${settings.filter} -> ${data.length} of ${total} results on page 1`);
+  const fixture = path.join(p.dataDir, 'fixture.json');
+  fs.writeFileSync(fixture, JSON.stringify({ node, page }));
+  const bare = await startProcess(
+    { BENCH_FIXTURE: fixture },
+    { script: path.join(HERE, 'bare-server.ts'), core: SERVER_CORE, logFile: logFile(`${p.part}-bare`) },
+  );
+  const results: CaseResult[] = [];
+  try {
+    const all = cases(seed, settings.filter).filter((c) => settings.only.includes(c.name));
+    for (const c of all.filter((k) => k.name !== 'create')) {
+      const m = await interleaved(targetOf1(bare), targetOf1(server), c, settings);
+      results.push({ c, ...m });
+      log(
+        `  ${c.name}: cumulo ${fmt(m.cumulo.rps)} req/s p99 ${m.cumulo.p99} ms; bare ${fmt(m.bare.rps)} req/s p99 ${m.bare.p99} ms`,
+      );
+    }
+    const create = all.find((k) => k.name === 'create');
+    const checks = checksOf(p.part === 'postgres' ? 'postgres' : 'embedded', results);
+    if (create) {
+      const lastBefore = await lastNodeId(server.baseUrl, creator.token);
+      if (settings.warmup > 0) await load(targetOf1(server), create, settings.warmup, settings.connections);
+      const m = await load(targetOf1(server), create, settings.createSeconds, settings.connections);
+      results.push({ c: create, cumulo: m, bare: null });
+      const made = (await nodesAfter(server.baseUrl, creator.token, lastBefore)).results;
+      log(
+        `  create: ${fmt(m.rps)} nodes/s for ${settings.createSeconds} s, p99 ${m.p99} ms; waiting for the ${fmt(made)} new nodes to run`,
+      );
+      const settled = await waitAllRunning(server.baseUrl, creator.token, lastBefore);
+      const part = p.part === 'postgres' ? 'postgres' : 'embedded';
+      checks.push(...checksOf(part, [{ c: create, cumulo: m, bare: null }]));
+      checks.push({
+        part,
+        subject: 'create',
+        figure: 'every created node running',
+        value:
+          settled.left === 0
+            ? `${fmt(made)} nodes, all running ${fmt(settled.seconds)} s after the run`
+            : `${fmt(settled.left)} of ${fmt(made)} not running after ${fmt(settled.seconds)} s`,
+        target: 'all',
+        met: settled.left === 0,
+      });
+    }
+    printCases(results);
+    return { results, checks };
+  } finally {
+    await stop(bare);
+  }
+}
+
+/** Where the CPU time of each missed case goes (BENCH_CPU_PROF=1), or how to find out. */
+async function explainMissed(p: PartEnv, seed: SeedResult, checks: Check[]): Promise<void> {
+  const missed = [...new Set(checks.filter((c) => !c.met).map((c) => c.subject))];
+  if (missed.length === 0) return;
+  if (!settings.cpuProfile) {
+    log(`  missed: ${missed.join(', ')}; BENCH_CPU_PROF=1 profiles each missed case and prints what limits it`);
+    return;
+  }
+  for (const c of cases(seed, settings.filter).filter((k) => missed.includes(k.name))) {
+    log(`  what limits ${p.part} ${c.name} (a ${settings.seconds * 2} s run on a server with --cpu-prof):`);
+    log(await profileCase(p, c, settings.seconds * 2));
+  }
+}
+
+async function embeddedPart(checks: Check[]): Promise<PartResult | null> {
+  const dataDir = settings.reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
+  const p: PartEnv = { part: 'embedded', dataDir };
+  log(`embedded database (node:sqlite), ${fmt(settings.nodes)} nodes; data in ${dataDir}`);
+  const server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('embedded') });
+  try {
+    const seed = await seedOnce(p, settings.nodes, settings.accounts);
+    const result = await measurePart(p, seed, server);
+    log(`  server VmRSS ${fmt(rssMb(server.child.pid) ?? 0, 1)} MB after the runs (${await memoryDetail(server)})`);
+    await stop(server);
+    checks.push(...result.checks);
+    await explainMissed(p, seed, result.checks);
+    return result;
+  } finally {
+    await stop(server);
+    if (!settings.keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** One server with its worker against two servers and a `cumulo worker`, unpinned, case by case. */
+async function scaleOut(p: PartEnv, seed: SeedResult): Promise<void> {
+  const seconds = settings.seconds * 2;
+  const all = cases(seed, settings.filter).filter((c) => settings.only.includes(c.name));
+  const one = await startProcess(serverEnv(p), { logFile: logFile('postgres-one') });
+  const single = new Map<string, Measured>();
+  try {
+    for (const c of all) single.set(c.name, await load(targetOf1(one), c, seconds, settings.connections));
+  } finally {
+    await stop(one);
+  }
+  const servers = [
+    await startProcess(serverEnv(p, { CUMULO_WORKER: 'off' }), { logFile: logFile('postgres-serve-a') }),
+    await startProcess(serverEnv(p, { CUMULO_WORKER: 'off' }), { logFile: logFile('postgres-serve-b') }),
   ];
+  const worker = await startWorkerProcess(serverEnv(p), BIN);
+  try {
+    log(`  scale-out (${seconds} s a case, no pinning, PostgreSQL on the same two cores):`);
+    log('  | case | one `serve` req/s (p99 ms) | two `serve` + one `worker` req/s (p99 ms) | gain |');
+    log('  |---|---:|---:|---:|');
+    for (const c of all) {
+      const target: Target = { baseUrls: servers.map((s) => s.baseUrl), processes: [...servers, worker] };
+      const two = await load(target, c, seconds, settings.connections);
+      const s = single.get(c.name) as Measured;
+      log(
+        `  | ${c.name} | ${fmt(s.rps)} (${s.p99}) | ${fmt(two.rps)} (${two.p99})${unexpectedText(two)} | ${fmt(two.rps / s.rps, 2)}x |`,
+      );
+    }
+  } finally {
+    for (const s of [...servers, worker]) await stop(s);
+  }
 }
 
-function fmt(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+async function postgresPart(checks: Check[]): Promise<void> {
+  const schema = await benchSchema(settings.databaseUrl);
+  const shown = settings.databaseUrl.replace(/\/\/[^@/]*@/, '//');
+  if ('unavailable' in schema) {
+    log(`PostgreSQL at ${shown}: unavailable (${schema.unavailable}); its figures are missed`);
+    checks.push({ part: 'postgres', subject: '-', figure: 'measured', value: 'no database', target: 'measured', met: false });
+    return;
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-pg-'));
+  const p: PartEnv = { part: 'postgres', dataDir, databaseUrl: schema.url };
+  log(`PostgreSQL at ${shown}, schema ${schema.name}, ${fmt(settings.nodes)} nodes (the database on the same two cores)`);
+  let server: ServerProcess | null = null;
+  try {
+    server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('postgres') });
+    const seed = await seedOnce(p, settings.nodes, settings.accounts);
+    const result = await measurePart(p, seed, server);
+    await stop(server);
+    checks.push(...result.checks);
+    await explainMissed(p, seed, result.checks);
+    await scaleOut(p, seed);
+  } finally {
+    if (server) await stop(server);
+    if (!settings.keep) {
+      await schema.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
 }
 
-const TARGETS: Record<string, { ratio?: number; rps?: number }> = {
-  view: { ratio: 0.5 },
-  list: { ratio: 0.25 },
-  create: { rps: 1000 },
-};
+/** View and list at the large size against the main part's size, and the server's memory there. */
+async function scalePart(checks: Check[], small: PartResult | null): Promise<void> {
+  const p: PartEnv = { part: 'scale', dataDir: settings.scaleDir };
+  fs.mkdirSync(p.dataDir, { recursive: true });
+  log(`embedded database at ${fmt(settings.scaleNodes)} nodes; data in ${p.dataDir} (kept: seeded once, reused after)`);
+  const server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('scale') });
+  try {
+    const seed = await seedOnce(p, settings.scaleNodes, accountsFor(settings.scaleNodes));
+    const reads = cases(seed, settings.filter).filter((c) => c.name === 'view' || c.name === 'list');
+    for (const c of reads) {
+      if (settings.warmup > 0) await load(targetOf1(server), c, settings.warmup, settings.connections);
+      const runs: Measured[] = [];
+      for (let i = 0; i < settings.rounds; i += 1)
+        runs.push(await load(targetOf1(server), c, settings.seconds, settings.connections));
+      const p50 = median(runs.map((m) => m.p50));
+      const rps = median(runs.map((m) => m.rps));
+      const base = small?.results.find((r) => r.c.name === c.name)?.cumulo;
+      log(`  ${c.name}: ${fmt(rps)} req/s, p50 ${p50} ms, p99 ${median(runs.map((m) => m.p99))} ms`);
+      if (!base) continue;
+      const growth = p50 / Math.max(base.p50, 1);
+      checks.push({
+        part: 'scale',
+        subject: c.name,
+        figure: `p50 at ${fmt(settings.scaleNodes)} / at ${fmt(settings.nodes)} nodes`,
+        value: `${fmt(growth, 2)} (${p50} / ${base.p50} ms; ${fmt(rps)} / ${fmt(base.rps)} req/s)`,
+        target: `<= ${TARGETS.scale.p50Growth}`,
+        met: growth <= TARGETS.scale.p50Growth,
+      });
+    }
+    const rss = rssMb(server.child.pid) ?? Number.NaN;
+    log(`  server VmRSS ${fmt(rss, 1)} MB (${await memoryDetail(server)})`);
+    checks.push({
+      part: 'scale',
+      subject: 'memory',
+      figure: `server VmRSS at ${fmt(settings.scaleNodes)} nodes`,
+      value: `${fmt(rss)} MB`,
+      target: `< ${TARGETS.scale.rssMb} MB`,
+      met: rss < TARGETS.scale.rssMb,
+    });
+    checks.push({
+      part: 'scale',
+      subject: 'seeding',
+      figure: `seeding ${fmt(seed.nodes)} nodes (bulk) + provisioning`,
+      value: `${fmt(seed.seconds)} s + ${fmt(seed.settleSeconds)} s`,
+      target: 'reported',
+      met: true,
+    });
+  } finally {
+    await stop(server);
+  }
+}
 
 async function main(): Promise<void> {
   const [loadAtStart] = os.loadavg();
-  const dataDir = settings.reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
-  const profileDir = path.join(dataDir, 'profile');
-  const log = (line: string) => process.stdout.write(`${line}\n`);
+  pin(process.pid, LOAD_CORE);
   log(
-    `cumulo bench: ${fmt(settings.nodes)} nodes over ${settings.accounts} accounts; ${settings.duration} s a run ` +
-      `(+${settings.warmup} s warm-up), ${settings.connections} connections; ${os.cpus().length} cores; data in ${dataDir}`,
+    `cumulo bench: ${settings.rounds} interleaved rounds of ${settings.seconds} s (+${settings.warmup} s warm-up) a read case, ` +
+      `create sustained for ${settings.createSeconds} s; ${settings.connections} connections; ${os.cpus().length} cores; parts ${settings.parts.join(', ')}`,
   );
   log(
-    settings.worker
-      ? 'job worker: on (BENCH_WORKER=on): provisioning jobs of the seeded and created nodes run in the server process during the runs'
-      : 'job worker: off (CUMULO_WORKER=off): the provisioning jobs the POSTs queue (two a node) would otherwise run on the ' +
-          "server's CPU during the runs; measured is the HTTP work alone (BENCH_WORKER=on to include them). The seed runs its own " +
-          "nodes' provisioning jobs before the runs, so they start out running.",
+    canPin()
+      ? `servers pinned to core ${SERVER_CORE}, the load generator to core ${LOAD_CORE} (taskset); the seed and PostgreSQL are not pinned`
+      : 'taskset is missing: nothing is pinned',
   );
-  const serverEnv: Record<string, string> = {
-    CUMULO_DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    CUMULO_WORKER: settings.worker ? 'on' : 'off',
-    ...(settings.serverNodeOptions ? { NODE_OPTIONS: settings.serverNodeOptions } : {}),
-  };
   log(
-    `server: node bin/cumulo.ts serve, NODE_OPTIONS=${settings.serverNodeOptions || '(none)'}` +
-      (settings.serverNodeOptions === '--max-semi-space-size=16'
-        ? ' (as npm start runs it; BENCH_SERVER_NODE_OPTIONS= for none)'
-        : ''),
+    `server: node bin/cumulo.ts serve, NODE_OPTIONS=${settings.serverNodeOptions || '(none)'}, LOG_LEVEL=${settings.logLevel}, ` +
+      `job worker ${settings.worker ? 'in the process (as npm start runs it)' : 'off (BENCH_WORKER=off)'}; output in ${logDir}`,
   );
-  const servers: ServerProcess[] = [];
-  try {
-    let server = await startServerProcess(serverEnv);
-    servers.push(server);
-    const seedFile = path.join(dataDir, 'seed.json');
-    const seedStart = performance.now();
-    if (settings.reuse) {
-      log(`BENCH_REUSE: measuring the database seeded earlier in ${dataDir} (with what earlier runs added to it)`);
-    } else {
-      await runProcess(path.join(HERE, 'seed.ts'), {
-        CUMULO_DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        BENCH_NODES: String(settings.nodes),
-        BENCH_ACCOUNTS: String(settings.accounts),
-        BENCH_SEED_OUT: seedFile,
-        // Provisioning takes no simulated time in the seed process, so its jobs are due at once.
-        CUMULO_TIME_SCALE: '0.000000001',
-      });
-    }
-    const seed = JSON.parse(fs.readFileSync(seedFile, 'utf8')) as SeedResult;
-    log(
-      `seeded ${fmt(seed.nodes)} nodes (${seed.path} path) in ${fmt(seed.seconds, 1)} s (${fmt(seed.nodes / seed.seconds)} nodes/s), ` +
-        `provisioned in ${fmt(seed.settleSeconds, 1)} s; ${fmt((performance.now() - seedStart) / 1000, 1)} s in all with process start`,
-    );
-    const rssSeeded = rssMb(server.child.pid);
-    const memorySeeded = await memoryDetail(server);
-    if (settings.cpuProfile) {
-      // The profile covers the runs only: a second server process on the seeded database.
-      await stop(server);
-      servers.splice(servers.indexOf(server), 1);
-      const options = `${settings.serverNodeOptions} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
-      server = await startServerProcess({ ...serverEnv, NODE_OPTIONS: options });
-      servers.push(server);
-      log('BENCH_CPU_PROF=1: the server was restarted on the seeded database with --cpu-prof for the runs');
-    }
-
-    const [viewer] = seed.accounts;
-    if (!viewer) throw new Error('no account seeded');
-    const node = await getJson(`${server.baseUrl}/v4/node/instances/${viewer.nodeIds[0]}`, viewer.token);
-    const page = await getJson(`${server.baseUrl}/v4/node/instances?page_size=100`, viewer.token, {
-      'x-filter': settings.filter,
-    });
-    const listed = (page as { data: unknown[]; results: number }).data.length;
-    log(`list filter: ${settings.filter} -> ${listed} of ${(page as { results: number }).results} results on page 1`);
-    const fixture = path.join(dataDir, 'fixture.json');
-    fs.writeFileSync(fixture, JSON.stringify({ node, page }));
-    const bare = await startServerProcess({ BENCH_FIXTURE: fixture }, [], path.join(HERE, 'bare-server.ts'));
-    servers.push(bare);
-
-    const rows: { c: Case; cumulo: Measured; bare: Measured }[] = [];
-    for (const c of cases(seed).filter((k) => settings.only.includes(k.name))) {
-      if (settings.warmup > 0) {
-        await load(bare, c, settings.warmup);
-        await load(server, c, settings.warmup);
-      }
-      const b = await load(bare, c, settings.duration);
-      const m = await load(server, c, settings.duration);
-      rows.push({ c, cumulo: m, bare: b });
-      log(`  ${c.name}: cumulo ${fmt(m.rps)} req/s p99 ${m.p99} ms; bare ${fmt(b.rps)} req/s p99 ${b.p99} ms`);
-    }
-    const rssAfter = rssMb(server.child.pid);
-    const memoryAfter = await memoryDetail(server);
-
-    log('');
-    log(
-      '| case | request | cumulo req/s | p50 ms | p99 ms | CPU µs/req (user+sys) | bare req/s | bare p99 ms | bare CPU µs/req | ratio | target | met |',
-    );
-    log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
-    const cpu = (m: Measured) => (m.cpuUser === null || m.cpuSys === null ? 'n/a' : `${fmt(m.cpuUser)}+${fmt(m.cpuSys)}`);
-    for (const { c, cumulo, bare: b } of rows) {
-      const ratio = cumulo.rps / b.rps;
-      const target = TARGETS[c.name] ?? {};
-      const met = target.ratio !== undefined ? ratio >= target.ratio : target.rps !== undefined ? cumulo.rps >= target.rps : true;
-      const targetText =
-        target.ratio !== undefined ? `>= ${target.ratio} of bare` : target.rps !== undefined ? `>= ${fmt(target.rps)}/s` : '';
-      const bad = cumulo.non2xx + cumulo.errors > 0 ? ` (${cumulo.non2xx} non-2xx, ${cumulo.errors} errors)` : '';
-      log(
-        `| ${c.name} | ${c.label} | ${fmt(cumulo.rps)}${bad} | ${cumulo.p50} | ${cumulo.p99} | ${cpu(cumulo)} | ` +
-          `${fmt(b.rps)} | ${b.p99} | ${cpu(b)} | ` +
-          `${fmt(ratio, 2)} | ${targetText} | ${met ? 'yes' : 'NO'} |`,
-      );
-    }
-    const [load1] = os.loadavg();
-    log('');
-    log(
-      `load average (1 min): ${fmt(loadAtStart ?? 0, 2)} at the start, ${fmt(load1 ?? 0, 2)} at the end ` +
-        `(${os.cpus().length} cores; above ~2 means other processes competed for the CPU)`,
-    );
-    const rssText = (mb: number | null) => (mb === null ? 'n/a' : `${fmt(mb, 1)} MB`);
-    const rssMet = rssSeeded !== null && rssAfter !== null && Math.max(rssSeeded, rssAfter) < 300;
-    log('');
-    log(
-      `server resident memory (VmRSS): ${rssText(rssSeeded)} after seeding, ${rssText(rssAfter)} after the runs ` +
-        `(target < 300 MB: ${rssMet ? 'yes' : 'NO'})`,
-    );
-    log(`  after seeding: ${memorySeeded}`);
-    log(`  after the runs: ${memoryAfter}`);
-    for (const s of servers.splice(0).reverse()) await stop(s);
-    if (settings.cpuProfile) {
-      for (const file of fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
-        const target = path.join(os.tmpdir(), `cumulo-bench-${file}`);
-        fs.copyFileSync(path.join(profileDir, file), target);
-        log('');
-        log(`server CPU profile: ${target}`);
-        log(formatSummary(summarize(JSON.parse(fs.readFileSync(target, 'utf8')), 20)));
-      }
-    }
-  } finally {
-    for (const s of servers.reverse()) await stop(s);
-    if (!settings.keep) fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  const checks: Check[] = [];
+  let small: PartResult | null = null;
+  if (settings.parts.includes('embedded')) small = await embeddedPart(checks);
+  if (settings.parts.includes('postgres')) await postgresPart(checks);
+  if (settings.parts.includes('scale') && settings.scaleNodes > 0) await scalePart(checks, small);
+  if (!settings.keep) fs.rmSync(logDir, { recursive: true, force: true });
+  const [load1] = os.loadavg();
+  log();
+  printChecks(checks, log);
+  log();
+  log(
+    `load average (1 min): ${fmt(loadAtStart ?? 0, 2)} at the start, ${fmt(load1 ?? 0, 2)} at the end ` +
+      `(${os.cpus().length} cores; above ~2 means other processes competed for the CPU)`,
+  );
 }
 
 await main();

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,30 +27,35 @@ export interface ServerProcess {
 
 /**
  * Starts `cumulo serve` (or another server `script`, such as the benchmark's bare server) as a real
- * process on a free port and waits until /healthz answers.
+ * process on a free port and waits until /healthz answers. Its output is kept in memory, or
+ * appended to `logFile` when one is given (a server under load writes more than memory should hold).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   args: string[] = ['serve'],
   script: string = BIN,
+  logFile?: string,
 ): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
+  const logFd = logFile === undefined ? undefined : fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
   });
+  if (logFd !== undefined) fs.closeSync(logFd);
   child.stdout?.on('data', (d) => {
     out += d;
   });
   child.stderr?.on('data', (d) => {
     out += d;
   });
+  const output = logFile === undefined ? () => out : () => fs.readFileSync(logFile, 'utf8');
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
     try {
       const res = await fetch(`${baseUrl}/healthz`);
       if (res.ok) break;
@@ -58,11 +64,11 @@ export async function startServerProcess(
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not become healthy:\n${out}`);
+      throw new Error(`server did not become healthy:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { baseUrl, child, output: () => out, exited };
+  return { baseUrl, child, output, exited };
 }
 
 /** A DATABASE_URL that puts every connection of a child process in one schema. */
