@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { OperatorState } from './admin/operator-state.ts';
 import { buildApp } from './app.ts';
 import { FsBlobStore } from './blob/fs-blob-store.ts';
@@ -18,6 +18,7 @@ import { databaseZoneSource } from './domain/domains/zone-source.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { JOB_HANDLERS } from './jobs/handlers.ts';
 import { Worker } from './jobs/worker.ts';
+import { stdoutLogger } from './logger.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
 import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
@@ -50,8 +51,7 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  // Written off the request path (pino flushes what is left when the process exits).
-  const log = options.logger ?? pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
+  const log = options.logger ?? stdoutLogger(config.logLevel);
   secureDataDir(config.dataDir);
   // Before the database: a start that cannot read its key changes nothing.
   const secrets = openSecretBox(config);

@@ -28,9 +28,59 @@ export function urlWithSchema(databaseUrl: string, schema: string): string {
   return url.toString();
 }
 
+/**
+ * Statements run as named prepared statements, by their SQL text: parsed and planned once a
+ * connection rather than on every run. As JDBC's driver does it: a text is named once it has run a
+ * few times (the service's statements are few and fixed in shape), and no more than
+ * MAX_NAMED_STATEMENTS are ever named, so what each connection keeps on the server stays bounded
+ * whatever SQL the rest of the service builds (lists of ids of every length, filters).
+ */
+const named = new Map<string, string>();
+const seen = new Map<string, number>();
+const NAME_AFTER_RUNS = 3;
+const MAX_NAMED_STATEMENTS = 1000;
+const MAX_COUNTED = 10_000;
+
+function nameOf(text: string): string | undefined {
+  const name = named.get(text);
+  if (name !== undefined || named.size >= MAX_NAMED_STATEMENTS) return name;
+  const runs = (seen.get(text) ?? 0) + 1;
+  if (runs < NAME_AFTER_RUNS) {
+    if (seen.size >= MAX_COUNTED) seen.clear();
+    seen.set(text, runs);
+    return undefined;
+  }
+  seen.delete(text);
+  return nameStatement(text);
+}
+
+function nameStatement(text: string): string {
+  const name = `cumulo_${named.size + 1}`;
+  named.set(text, name);
+  return name;
+}
+
+/** Names a statement from its first run (the hot reads of src/db/prepared.ts, whose SQL is fixed). */
+export function prepareOnEveryConnection(text: string): void {
+  if (!named.has(text) && named.size < MAX_NAMED_STATEMENTS) nameStatement(text);
+}
+
+type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/** Sends a named statement by name (pg prepares it on the connection's first use), anything else as it is. */
+function useNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as Query;
+  (client as unknown as { query: Query }).query = (text, values, callback) => {
+    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? nameOf(text) : undefined;
+    return name === undefined ? query(text, values, callback) : query({ name, text, values }, callback);
+  };
+}
+
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
   const connectionString = options.schema ? urlWithSchema(options.url, options.schema) : options.url;
-  return new pg.Pool({ connectionString, max: options.max ?? 10, types });
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types });
+  pool.on('connect', useNamedStatements);
+  return pool;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { prepareOnEveryConnection } from './postgres.ts';
 import { isPostgres } from './transaction.ts';
 
 const MARK = '\u0000cumulo-argument:';
@@ -14,14 +15,16 @@ interface Compiled {
  * A read on a hot path, built with Kysely once and reused: the first call of each shape (and
  * dialect) builds the query with placeholder arguments and keeps its SQL; every call binds its
  * arguments where the placeholders were. What the query looks like may depend on `shape` only,
- * never on an argument's value (an argument is bound, never spliced into the SQL).
+ * never on an argument's value (an argument is bound, never spliced into the SQL). On PostgreSQL the
+ * statement is also a named prepared statement, parsed and planned once a connection.
  */
 export function preparedRead<Args extends Record<string, string | number>, Row>(
   build: (db: Kysely<Database>, args: Args, shape: string) => Compilable<Row>,
 ): (db: Kysely<Database>, shape: string, args: Args) => Promise<Row[]> {
   const cache = new Map<string, Compiled>();
   return async (db, shape, args) => {
-    const key = `${isPostgres(db) ? 'pg' : 'sqlite'}:${shape}`;
+    const postgres = isPostgres(db);
+    const key = `${postgres ? 'pg' : 'sqlite'}:${shape}`;
     let compiled = cache.get(key);
     if (!compiled) {
       const marks = Object.fromEntries(Object.keys(args).map((name) => [name, `${MARK}${name}`])) as Args;
@@ -33,6 +36,7 @@ export function preparedRead<Args extends Record<string, string | number>, Row>(
         ),
       };
       cache.set(key, compiled);
+      if (postgres) prepareOnEveryConnection(compiled.sql);
     }
     const parameters = compiled.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
     return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;

@@ -82,19 +82,19 @@ for (const dialect of DIALECTS) {
     test('concurrent node creations get distinct addresses', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) =>
+        Array.from({ length: 40 }, (_, i) =>
           app.request('POST', '/v4/node/instances', { body: nodeBody({ image: undefined, private_ip: i % 2 === 0 }) }),
         ),
       );
       assert.deepEqual(
         results.map((r) => r.status),
-        Array(16).fill(200),
+        Array(40).fill(200),
       );
       const v4 = results.flatMap((r) => r.body.ipv4 as string[]);
       const v6 = results.map((r) => r.body.ipv6 as string);
-      assert.equal(v4.length, 24);
-      assert.equal(new Set(v4).size, 24);
-      assert.equal(new Set(v6).size, 16);
+      assert.equal(v4.length, 60);
+      assert.equal(new Set(v4).size, 60);
+      assert.equal(new Set(v6).size, 40);
     });
 
     test('allocations racing in open transactions never hand out an address twice', async (t) => {

@@ -14,7 +14,10 @@ async function keys(db: Kysely<Database>): Promise<string[]> {
 }
 
 function put(db: Kysely<Database>, name: string) {
-  return db.insertInto('operator_settings').values({ key: `${KEY}${name}`, value: '1' }).execute();
+  return db
+    .insertInto('operator_settings')
+    .values({ key: `${KEY}${name}`, value: '1' })
+    .execute();
 }
 
 for (const dialect of DIALECTS) {

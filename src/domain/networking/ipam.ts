@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
+import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
@@ -141,12 +142,15 @@ export interface Allocation {
 }
 
 /**
- * Takes a free address of the pool for a node, in the caller's transaction. Concurrent allocations
- * race on the pool's unique indexes: the loser inserts nothing and tries the next ordinal, so an
- * address is never handed to two nodes.
+ * Takes a free address of the pool for a node, in the caller's transaction. On PostgreSQL the
+ * allocations from one pool take turns (a lock held to the end of the transaction): racing for the
+ * same next ordinal, many concurrent creates in a region could each lose often enough to give up.
+ * The pool's unique indexes guard in any case: a loser inserts nothing and tries the next ordinal,
+ * so an address is never handed to two nodes.
  */
 export async function allocateAddress(db: Kysely<Database>, ctx: Context, spec: Allocation): Promise<IpAddressRow> {
   const pool = poolOf(spec.region, spec.pool);
+  await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const max = await findMaxOrdinal(db, pool.key);
     let ordinal: number | null = max === null ? 0 : max + 1;
