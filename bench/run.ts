@@ -114,10 +114,16 @@ function serverEnv(p: PartEnv, extra: Record<string, string> = {}): Record<strin
   };
 }
 
-/** Seeds the part's database from a process of its own (bench/seed.ts), unless a seed is there already. */
+/**
+ * Seeds the part's database from a process of its own (bench/seed.ts), unless a seed is there
+ * already. A server with no worker prepares the database first (migrations, the catalog) and is
+ * stopped before the seed runs the nodes' provisioning jobs, so that the measured server, started
+ * afterwards, finds every node running and no job of the seed left to do.
+ */
 async function seedOnce(p: PartEnv, count: number, accounts: number): Promise<SeedResult> {
   const seedFile = path.join(p.dataDir, 'seed.json');
   if (!fs.existsSync(seedFile)) {
+    await stop(await startProcess(serverEnv(p, { CUMULO_WORKER: 'off' }), { logFile: logFile(`${p.part}-prepare`) }));
     await runProcess(path.join(HERE, 'seed.ts'), {
       CUMULO_DATA_DIR: p.dataDir,
       ...(p.databaseUrl ? { DATABASE_URL: p.databaseUrl } : {}),
@@ -329,9 +335,10 @@ async function embeddedPart(checks: Check[]): Promise<PartResult | null> {
   const dataDir = settings.reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-bench-'));
   const p: PartEnv = { part: 'embedded', dataDir };
   log(`embedded database (node:sqlite), ${fmt(settings.nodes)} nodes; data in ${dataDir}`);
-  const server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('embedded') });
+  let server: ServerProcess | null = null;
   try {
     const seed = await seedOnce(p, settings.nodes, settings.accounts);
+    server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('embedded') });
     const result = await measurePart(p, seed, server);
     log(`  server VmRSS ${fmt(rssMb(server.child.pid) ?? 0, 1)} MB after the runs (${await memoryDetail(server)})`);
     await stop(server);
@@ -339,7 +346,7 @@ async function embeddedPart(checks: Check[]): Promise<PartResult | null> {
     await explainMissed(p, seed, result.checks);
     return result;
   } finally {
-    await stop(server);
+    if (server) await stop(server);
     if (!settings.keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -390,8 +397,8 @@ async function postgresPart(checks: Check[]): Promise<void> {
   log(`PostgreSQL at ${shown}, schema ${schema.name}, ${fmt(settings.nodes)} nodes (the database on the same two cores)`);
   let server: ServerProcess | null = null;
   try {
-    server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('postgres') });
     const seed = await seedOnce(p, settings.nodes, settings.accounts);
+    server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('postgres') });
     const result = await measurePart(p, seed, server);
     await stop(server);
     checks.push(...result.checks);
@@ -411,9 +418,9 @@ async function scalePart(checks: Check[], small: PartResult | null): Promise<voi
   const p: PartEnv = { part: 'scale', dataDir: settings.scaleDir };
   fs.mkdirSync(p.dataDir, { recursive: true });
   log(`embedded database at ${fmt(settings.scaleNodes)} nodes; data in ${p.dataDir} (kept: seeded once, reused after)`);
+  const seed = await seedOnce(p, settings.scaleNodes, accountsFor(settings.scaleNodes));
   const server = await startProcess(serverEnv(p), { core: SERVER_CORE, logFile: logFile('scale') });
   try {
-    const seed = await seedOnce(p, settings.scaleNodes, accountsFor(settings.scaleNodes));
     const reads = cases(seed, settings.filter).filter((c) => c.name === 'view' || c.name === 'list');
     for (const c of reads) {
       if (settings.warmup > 0) await load(targetOf1(server), c, settings.warmup, settings.connections);
