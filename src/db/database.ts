@@ -27,6 +27,7 @@ import type { BackupTable } from '../domain/nodes/backups/backup.table.ts';
 import type { ConfigTable } from '../domain/nodes/configs/config.table.ts';
 import type { DiskTable } from '../domain/nodes/disks/disk.table.ts';
 import type { NodeTable } from '../domain/nodes/node.table.ts';
+import type { OAuthClientTable } from '../domain/oauth/oauth-client.table.ts';
 import type { SshKeyTable } from '../domain/profile/ssh-key.table.ts';
 import type { TokenTable } from '../domain/profile/token.table.ts';
 import type { StackScriptTable } from '../domain/stackscripts/stackscript.table.ts';
@@ -68,6 +69,7 @@ export interface Database {
   managed_credentials: ManagedCredentialTable;
   managed_ssh_keys: ManagedSshKeyTable;
   managed_contacts: ManagedContactTable;
+  oauth_clients: OAuthClientTable;
   managed_node_settings: ManagedNodeSettingsTable;
   managed_services: ManagedServiceTable;
   managed_issues: ManagedIssueTable;

@@ -13,6 +13,7 @@ import * as slaveZones from './migrations/0011-slave-zones.ts';
 import * as managedContactsNodeSettings from './migrations/0012-managed-contacts-node-settings.ts';
 import * as managedCredentials from './migrations/0013-managed-credentials.ts';
 import * as managedServices from './migrations/0014-managed-services.ts';
+import * as oauthClients from './migrations/0015-oauth-clients.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -34,6 +35,7 @@ const STEPS: Record<string, Step> = {
   '0012-managed-contacts-node-settings': managedContactsNodeSettings,
   '0013-managed-credentials': managedCredentials,
   '0014-managed-services': managedServices,
+  '0015-oauth-clients': oauthClients,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -130,6 +130,10 @@ export const FIXTURES: Record<string, Fixture> = {
   domainId: async (app, owner) => String((await fixtureDomain(app, owner)).id),
   recordId: async (app, owner) => String((await fixtureDomain(app, owner)).recordId),
   contactId: async (app, owner) => String((await created(app, owner, '/v4/managed/contacts', { name: 'fixture' })).id),
+  clientId: async (app, owner) =>
+    String(
+      (await created(app, owner, '/v4/account/oauth-clients', { label: 'fixture', redirect_uri: 'https://app.example/cb' })).id,
+    ),
   // Each owner's own label: a tag of one account names nothing in another.
   label: async (app, owner) => {
     const label = `fixture-tag-${owner.accountId}`;

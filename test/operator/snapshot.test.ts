@@ -80,6 +80,7 @@ for (const dialect of DIALECTS) {
           '0012-managed-contacts-node-settings',
           '0013-managed-credentials',
           '0014-managed-services',
+          '0015-oauth-clients',
         ],
         blobs: 'by-key',
       });
@@ -111,6 +112,7 @@ for (const dialect of DIALECTS) {
         'managed_node_settings',
         'managed_services',
         'managed_issues',
+        'oauth_clients',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }

@@ -130,6 +130,7 @@ export function validBody(operationId: string, world: World): Record<string, unk
     createTag: () => ({ label: `tag-${n}`, nodes: [world.refs.node_id] }),
     createManagedCredential: () => ({ label: `cred-${n}`, username: 'operator', password: 'bad-input-pass-1' }),
     updateManagedCredentialUsernamePassword: () => ({ username: 'operator', password: 'bad-input-pass-2' }),
+    createClient: () => ({ label: `client-${n}`, redirect_uri: 'https://app.example/cb' }),
     createManagedService: () => ({
       label: `service-${n}`,
       service_type: 'url',

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { access, principalOf } from '../../http/access.ts';
+import { pageRequest } from '../../http/list.ts';
+import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { CreateOAuthClientBody, OAuthClientParams, OAuthClientSchema, UpdateOAuthClientBody } from './oauth-client.schema.ts';
+import { createClient, deleteClient, getClient, getClients, resetClientSecret, updateClient } from './oauth-client.service.ts';
+
+const tags = ['Account'];
+// An account's clients are the account's business: its scopes, and a restricted user's account access.
+const read = access('account:read_only', 'account_access:read_only');
+const write = access('account:read_write', 'account_access:read_write');
+
+export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  app.get(
+    '/account/oauth-clients',
+    {
+      schema: {
+        operationId: 'getClients',
+        tags,
+        summary: "List the account's OAuth clients",
+        querystring: PageQuery,
+        response: { 200: Paginated(OAuthClientSchema) },
+      },
+      config: { access: read },
+    },
+    async (request) => getClients(ctx, principalOf(request).accountId, pageRequest(request)),
+  );
+  app.post(
+    '/account/oauth-clients',
+    {
+      schema: {
+        operationId: 'createClient',
+        tags,
+        summary: 'Register an OAuth client',
+        body: CreateOAuthClientBody,
+        response: { 200: OAuthClientSchema },
+      },
+      config: { access: write },
+    },
+    async (request) => createClient(ctx, principalOf(request).accountId, request.body),
+  );
+  app.get(
+    '/account/oauth-clients/:clientId',
+    {
+      schema: {
+        operationId: 'getClient',
+        tags,
+        summary: 'View an OAuth client',
+        params: OAuthClientParams,
+        response: { 200: OAuthClientSchema },
+      },
+      config: { access: read },
+    },
+    async (request) => getClient(ctx, principalOf(request).accountId, request.params.clientId),
+  );
+  app.put(
+    '/account/oauth-clients/:clientId',
+    {
+      schema: {
+        operationId: 'updateClient',
+        tags,
+        summary: 'Update an OAuth client',
+        params: OAuthClientParams,
+        body: UpdateOAuthClientBody,
+        response: { 200: OAuthClientSchema },
+      },
+      config: { access: write },
+    },
+    async (request) => updateClient(ctx, principalOf(request).accountId, request.params.clientId, request.body),
+  );
+  app.delete(
+    '/account/oauth-clients/:clientId',
+    {
+      schema: {
+        operationId: 'deleteClient',
+        tags,
+        summary: 'Delete an OAuth client',
+        params: OAuthClientParams,
+        response: { 200: Empty },
+      },
+      config: { access: write },
+    },
+    async (request) => {
+      await deleteClient(ctx, principalOf(request).accountId, request.params.clientId);
+      return {};
+    },
+  );
+  app.post(
+    '/account/oauth-clients/:clientId/reset-secret',
+    {
+      schema: {
+        operationId: 'resetClientSecret',
+        tags,
+        summary: "Reset an OAuth client's secret",
+        params: OAuthClientParams,
+        response: { 200: OAuthClientSchema },
+      },
+      config: { access: write },
+    },
+    async (request) => resetClientSecret(ctx, principalOf(request).accountId, request.params.clientId),
+  );
+};
