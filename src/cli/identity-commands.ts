@@ -2,9 +2,10 @@ import type { Context } from '../context.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { UpdateAccountBody } from '../domain/account/account.schema.ts';
 import { getAccount, openAccount } from '../domain/account/account.service.ts';
+import { PasswordBody } from '../domain/account/password.ts';
 import { operatorIn } from '../domain/account/principal.ts';
 import { CreateUserBody } from '../domain/account/user.schema.ts';
-import { addUser, findUserAnywhere } from '../domain/account/user.service.ts';
+import { addUser, findUserAnywhere, setUserPassword } from '../domain/account/user.service.ts';
 import { CreateTokenBody } from '../domain/profile/token.schema.ts';
 import { createToken } from '../domain/profile/token.service.ts';
 import { fail } from '../errors.ts';
@@ -33,7 +34,18 @@ export async function runAccountCreate(ctx: Context, values: Values): Promise<st
   return `account_id=${accountId}\nusername=${username}\n`;
 }
 
-export async function runUserCreate(ctx: Context, values: Values): Promise<string> {
+/** A password given on standard input: its first line, without the line break. */
+export async function passwordFrom(input: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of input) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  const password = text.split(/\r?\n/, 1)[0] ?? '';
+  return checked<{ password: string }>(PasswordBody, { password }).password;
+}
+
+export async function runUserCreate(ctx: Context, values: Values, input: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const accountText = text(values, 'account') ?? '';
   if (!/^\d+$/.test(accountText)) throw fail.badRequest('Must be an account id (a whole number)', 'account');
   const accountId = Number(accountText);
@@ -43,8 +55,18 @@ export async function runUserCreate(ctx: Context, values: Values): Promise<strin
     email: text(values, 'email'),
     restricted: values.restricted === true,
   });
+  const password = values['password-stdin'] === true ? await passwordFrom(input) : undefined;
   const user = await inTransaction(ctx.db, (trx) => addUser(trx, ctx, operatorIn(accountId), body));
+  if (password !== undefined) await setUserPassword(ctx, user.username, password);
   return `username=${user.username}\n`;
+}
+
+export async function runUserSetPassword(ctx: Context, values: Values, input: NodeJS.ReadableStream = process.stdin) {
+  const username = text(values, 'username');
+  if (!username) throw fail.badRequest('username is required', 'username');
+  await findUserAnywhere(ctx, username);
+  await setUserPassword(ctx, username, await passwordFrom(input));
+  return `username=${username}\n`;
 }
 
 export async function runTokenCreate(ctx: Context, values: Values): Promise<string> {
@@ -72,14 +94,25 @@ export const accountCreate: Command = {
 
 export const userCreate: Command = {
   summary: 'Create a user in an account',
-  usage: 'user create --account <id> --username <name> --email <email> [--restricted]',
+  usage: 'user create --account <id> --username <name> --email <email> [--restricted] [--password-stdin]',
   options: {
     account: { type: 'string', description: 'id of the account (required)' },
     username: { type: 'string', description: 'username, unique across the service (required)' },
     email: { type: 'string', description: "the user's email address (required)" },
     restricted: { type: 'boolean', description: 'make the user restricted: it can do only what grants allow' },
+    'password-stdin': {
+      type: 'boolean',
+      description: "read the user's password (8 to 128 characters) from the first line of stdin",
+    },
   },
-  run: tool(runUserCreate),
+  run: tool((ctx, values) => runUserCreate(ctx, values)),
+};
+
+export const userSetPassword: Command = {
+  summary: "Set a user's password, read from the first line of stdin (8 to 128 characters)",
+  usage: 'user set-password --username <name> < password-file',
+  options: { username: { type: 'string', description: 'the user (required)' } },
+  run: tool((ctx, values) => runUserSetPassword(ctx, values)),
 };
 
 export const tokenCreate: Command = {

@@ -4,7 +4,7 @@ import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
 import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
 import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
-import { accountCreate, tokenCreate, userCreate } from './identity-commands.ts';
+import { accountCreate, tokenCreate, userCreate, userSetPassword } from './identity-commands.ts';
 import { migrate, serve, worker } from './server-commands.ts';
 
 export interface Command {
@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   migrate,
   'account create': accountCreate,
   'user create': userCreate,
+  'user set-password': userSetPassword,
   'token create': tokenCreate,
   'fault node-power-off': faultNodePowerOff,
   'fault node-maintenance': faultNodeMaintenance,

@@ -14,6 +14,7 @@ import * as managedContactsNodeSettings from './migrations/0012-managed-contacts
 import * as managedCredentials from './migrations/0013-managed-credentials.ts';
 import * as managedServices from './migrations/0014-managed-services.ts';
 import * as oauthClients from './migrations/0015-oauth-clients.ts';
+import * as userPasswords from './migrations/0016-user-passwords.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -36,6 +37,7 @@ const STEPS: Record<string, Step> = {
   '0013-managed-credentials': managedCredentials,
   '0014-managed-services': managedServices,
   '0015-oauth-clients': oauthClients,
+  '0016-user-passwords': userPasswords,
 };
 
 class InCodeMigrations implements MigrationProvider {

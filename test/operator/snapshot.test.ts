@@ -81,6 +81,7 @@ for (const dialect of DIALECTS) {
           '0013-managed-credentials',
           '0014-managed-services',
           '0015-oauth-clients',
+          '0016-user-passwords',
         ],
         blobs: 'by-key',
       });

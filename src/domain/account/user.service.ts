@@ -13,6 +13,7 @@ import { forgetCachedTokens } from '../profile/token.service.ts';
 import { type AccountRow, insertAccount } from './account.repository.ts';
 import { deleteEntityGrantsOf } from './entity-grant.repository.ts';
 import { type GlobalGrants, noGlobalGrants, parseGlobalGrants } from './grants.ts';
+import { hashPassword, verifyPassword } from './password.ts';
 import type { Actor, Principal } from './principal.ts';
 import {
   deleteUser as deleteUserRow,
@@ -118,6 +119,23 @@ export async function findUserAnywhere(ctx: Context, username: string): Promise<
   const row = await findUserByNameInAnyAccount(ctx.db, username);
   if (!row) throw fail.notFound(`No user named ${username}`);
   return row;
+}
+
+/** Sets or replaces a user's password (checked against PasswordBody by the caller); only its scrypt hash is kept. */
+export async function setUserPassword(ctx: Context, username: string, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  const user = await findUserAnywhere(ctx, username);
+  await updateUserRow(ctx.db, user.account_id, user.id, { password_hash: hash });
+}
+
+/**
+ * The user a username and password sign in as, or null. The check takes as long for an unknown
+ * username, or a user with no password, as for a wrong password (see verifyPassword).
+ */
+export async function userWithPassword(ctx: Context, username: string, password: string): Promise<UserRow | null> {
+  const row = await findUserByNameInAnyAccount(ctx.db, username);
+  const ok = await verifyPassword(password, row?.password_hash);
+  return ok && row ? row : null;
 }
 
 export async function getUsers(ctx: Context, accountId: number, request: PageRequest) {

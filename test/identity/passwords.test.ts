@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import type { Context } from '../../src/context.ts';
+import { hashPassword, verifyPassword } from '../../src/domain/account/password.ts';
+import { userWithPassword } from '../../src/domain/account/user.service.ts';
+import { startRuntime } from '../../src/runtime.ts';
+import { uniqueName } from '../helpers/accounts.ts';
+import { tempDir } from '../helpers/app.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
+
+/** Runs `cumulo <args>` on a SQLite database in `dataDir`, with `input` on its stdin. */
+function cumulo(dataDir: string, input: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { env }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+async function openTool(t: { after(fn: () => Promise<void>): void }, dataDir: string): Promise<Context> {
+  const runtime = await startRuntime(loadConfig({}, { dataDir, logLevel: 'silent' }), {
+    role: 'tool',
+    logger: pino({ level: 'silent' }),
+  });
+  t.after(() => runtime.close());
+  return runtime.ctx;
+}
+
+describe('passwords', () => {
+  test('scrypt hashes: salted, self-describing, checked in constant time; no hash never matches', async () => {
+    const a = await hashPassword('correct horse battery');
+    const b = await hashPassword('correct horse battery');
+    assert.match(a, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    assert.notEqual(a, b, 'a salt of its own');
+    assert.equal(await verifyPassword('correct horse battery', a), true);
+    assert.equal(await verifyPassword('correct horse batterY', a), false);
+    assert.equal(await verifyPassword('', a), false);
+    assert.equal(await verifyPassword('correct horse battery', null), false);
+    assert.equal(await verifyPassword('correct horse battery', 'not a hash'), false);
+  });
+
+  test('cumulo user create --password-stdin and user set-password; a refused password changes nothing', async (t) => {
+    const dir = tempDir(t);
+    const owner = uniqueName('owner');
+    const made = await cumulo(dir, '', 'account', 'create', '--email', 'ops@example.com', '--username', owner);
+    assert.equal(made.code, 0, made.stderr);
+    const accountId = /account_id=(\d+)/.exec(made.stdout)?.[1] ?? '';
+    const ada = uniqueName('ada');
+    const created = await cumulo(
+      dir,
+      'first pass phrase\nignored second line\n',
+      'user',
+      'create',
+      '--account',
+      accountId,
+      '--username',
+      ada,
+      '--email',
+      'ada@example.com',
+      '--password-stdin',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout, `username=${ada}\n`);
+
+    const ctx = await openTool(t, dir);
+    assert.equal((await userWithPassword(ctx, ada, 'first pass phrase'))?.username, ada);
+    assert.equal(await userWithPassword(ctx, ada, 'ignored second line'), null);
+    assert.equal(await userWithPassword(ctx, owner, 'first pass phrase'), null, 'a user with no password signs in with none');
+    assert.equal(await userWithPassword(ctx, 'nobody-at-all', 'first pass phrase'), null);
+
+    const changed = await cumulo(dir, 'second pass phrase', 'user', 'set-password', '--username', ada);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.equal((await userWithPassword(ctx, ada, 'second pass phrase'))?.username, ada);
+    assert.equal(await userWithPassword(ctx, ada, 'first pass phrase'), null, 'the old password stops working');
+
+    for (const [input, args] of [
+      ['short', ['user', 'set-password', '--username', ada]],
+      ['         ', ['user', 'set-password', '--username', ada]],
+      ['long enough password', ['user', 'set-password', '--username', 'nobody-at-all']],
+      ['long enough password', ['user', 'set-password']],
+    ] as const) {
+      const refused = await cumulo(dir, input, ...args);
+      assert.notEqual(refused.code, 0, args.join(' '));
+      assert.equal(refused.stdout, '');
+      assert.ok(refused.stderr.length > 0);
+    }
+    assert.equal((await userWithPassword(ctx, ada, 'second pass phrase'))?.username, ada, 'still the last accepted one');
+    const row = await ctx.db.selectFrom('users').select('password_hash').where('username', '=', ada).executeTakeFirstOrThrow();
+    assert.ok(!row.password_hash?.includes('second pass phrase'), 'only the hash is kept');
+  });
+});
