@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
-import { hashPassword, verifyPassword } from '../../src/domain/account/password.ts';
 import { userWithPassword } from '../../src/domain/account/user.service.ts';
 import { startRuntime } from '../../src/runtime.ts';
+import { hashPassword, verifyPassword } from '../../src/secrets/password-hash.ts';
 import { uniqueName } from '../helpers/accounts.ts';
 import { tempDir } from '../helpers/app.ts';
 

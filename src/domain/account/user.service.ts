@@ -6,6 +6,7 @@ import { lockRows } from '../../db/row-locks.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomUuid } from '../../random.ts';
+import { hashPassword, verifyPassword } from '../../secrets/password-hash.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type EntityRef, recordEvent } from '../events/event.service.ts';
 import { sshKeyLabelsOf } from '../profile/ssh-key.service.ts';
@@ -13,7 +14,6 @@ import { forgetCachedTokens } from '../profile/token.service.ts';
 import { type AccountRow, insertAccount } from './account.repository.ts';
 import { deleteEntityGrantsOf } from './entity-grant.repository.ts';
 import { type GlobalGrants, noGlobalGrants, parseGlobalGrants } from './grants.ts';
-import { hashPassword, verifyPassword } from './password.ts';
 import type { Actor, Principal } from './principal.ts';
 import {
   deleteUser as deleteUserRow,

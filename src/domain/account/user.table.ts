@@ -14,7 +14,7 @@ export interface UserTable {
   lish_auth_method: string;
   /** JSON array of public keys for console access. */
   authorized_keys: string;
-  /** scrypt (see password.ts); null for a user who signs in with tokens only. */
+  /** scrypt (src/secrets/password-hash.ts); null for a user who signs in with tokens only. */
   password_hash: string | null;
   created: string;
 }

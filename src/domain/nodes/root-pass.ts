@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 import type { Context } from '../../context.ts';
 import { installationKey } from '../../secrets/key-file.ts';
+import { verifyPassword } from '../../secrets/password-hash.ts';
 
 /**
  * Root passwords of nodes. A node's root password guards a simulated machine, not anything of this
@@ -42,13 +42,6 @@ export function hashRootPass(ctx: Pick<Context, 'config'>, password: string): st
   return ['hmac-sha256', salt.toString('base64'), digest.toString('base64')].join('$');
 }
 
-const scrypt = promisify(crypto.scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: crypto.ScryptOptions,
-) => Promise<Buffer>;
-
 export async function rootPassMatches(ctx: Pick<Context, 'config'>, password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts[0] === 'hmac-sha256' && parts.length === 3) {
@@ -56,13 +49,5 @@ export async function rootPassMatches(ctx: Pick<Context, 'config'>, password: st
     const actual = mac(installationKeyObject(ctx.config.dataDir), Buffer.from(parts[1] ?? '', 'base64'), password);
     return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
   }
-  const [kind, n, r, p, salt, hash] = parts;
-  if (kind !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return crypto.timingSafeEqual(actual, expected);
+  return parts[0] === 'scrypt' && verifyPassword(password, stored);
 }
