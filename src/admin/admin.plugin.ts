@@ -10,6 +10,7 @@ import { ipv6Routes } from './ipv6.routes.ts';
 import { managedRoutes } from './managed.routes.ts';
 import { nodeFirewallRoutes } from './node-firewall.routes.ts';
 import { stateRoutes } from './state.routes.ts';
+import { userPasswordRoutes } from './user-password.routes.ts';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -53,6 +54,7 @@ export async function registerAdmin(app: FastifyInstance): Promise<void> {
       await admin.register(nodeFirewallRoutes);
       await admin.register(ipv6Routes);
       await admin.register(managedRoutes);
+      await admin.register(userPasswordRoutes);
     },
     { prefix: ADMIN_PREFIX },
   );

@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
+import { BOOTSTRAP_USERNAME } from '../../src/domain/account/bootstrap.ts';
 import { userWithPassword } from '../../src/domain/account/user.service.ts';
 import { startRuntime } from '../../src/runtime.ts';
 import { hashPassword, verifyPassword } from '../../src/secrets/password-hash.ts';
 import { uniqueName } from '../helpers/accounts.ts';
-import { tempDir } from '../helpers/app.ts';
+import { DIALECTS, tempDir } from '../helpers/app.ts';
+import { operatorApp } from '../operator/helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
 
@@ -97,3 +99,28 @@ describe('passwords', () => {
     assert.ok(!row.password_hash?.includes('second pass phrase'), 'only the hash is kept');
   });
 });
+
+for (const dialect of DIALECTS) {
+  describe(`PUT /admin/users/{username}/password [${dialect}]`, () => {
+    test('sets the password the user then signs in with; a refused one changes nothing', async (t) => {
+      const app = await operatorApp(t, dialect);
+      const { ctx } = app.runtime;
+      const set = await app.admin('PUT', `/admin/users/${BOOTSTRAP_USERNAME}/password`, { body: { password: 'console pass 1' } });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      assert.deepEqual(set.body, { username: BOOTSTRAP_USERNAME });
+      assert.equal((await userWithPassword(ctx, BOOTSTRAP_USERNAME, 'console pass 1'))?.username, BOOTSTRAP_USERNAME);
+
+      const short = await app.admin('PUT', `/admin/users/${BOOTSTRAP_USERNAME}/password`, { body: { password: 'short' } });
+      assert.equal(short.status, 400);
+      assert.equal(short.body.errors[0].field, 'password');
+      const nobody = await app.admin('PUT', '/admin/users/nobody-at-all/password', { body: { password: 'console pass 2' } });
+      assert.equal(nobody.status, 404);
+      const noToken = await app.request('PUT', `/admin/users/${BOOTSTRAP_USERNAME}/password`, {
+        token: null,
+        body: { password: 'console pass 3' },
+      });
+      assert.equal(noToken.status, 401);
+      assert.equal((await userWithPassword(ctx, BOOTSTRAP_USERNAME, 'console pass 1'))?.username, BOOTSTRAP_USERNAME);
+    });
+  });
+}

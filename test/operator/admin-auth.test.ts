@@ -26,6 +26,7 @@ const ADMIN_CALLS: [string, string][] = [
   ['DELETE', '/admin/ipv6/2001:db8:1:1::'],
   ['POST', '/admin/managed/credentials/1/reveal'],
   ['POST', '/admin/managed/ssh-keys/1/reveal'],
+  ['PUT', '/admin/users/admin/password'],
   ['GET', '/admin/openapi.json'],
 ];
 
@@ -94,6 +95,7 @@ describe('admin API document', () => {
       'PUT /regions/{regionId}',
       'PUT /transitions',
       'PUT /transitions/{kind}',
+      'PUT /users/{username}/password',
     ]);
     assert.deepEqual(doc.servers, [{ url: '/admin' }]);
     const v4 = await app.request('GET', '/v4/openapi.json', { token: null });
