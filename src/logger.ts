@@ -10,6 +10,11 @@ const FLUSH_MS = 250;
  */
 export function stdoutLogger(level: string): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => destination.flush(), FLUSH_MS).unref();
+  // Not once pino has ended the stream at exit: flushing an ended stream throws (`destroyed` is
+  // sonic-boom's own flag, missing from its types).
+  const ended = () => (destination as unknown as { destroyed: boolean }).destroyed;
+  setInterval(() => {
+    if (!ended()) destination.flush();
+  }, FLUSH_MS).unref();
   return pino({ level }, destination);
 }

@@ -213,8 +213,13 @@ class NodeSqliteDriver implements Driver {
     this.#end(connection as Session, 'rollback');
   }
 
-  /** Ends the session's transaction; the lock is let go even if the statement fails (SQLite then has rolled back). */
+  /**
+   * Ends the session's transaction; the lock is let go even if the statement fails (SQLite then has
+   * rolled back). Once only: after a failed commit Kysely asks for a rollback too, and by then the
+   * lock may be another transaction's, which that rollback must not touch.
+   */
   #end(session: Session, statement: 'commit' | 'rollback'): void {
+    if (!session.inTransaction) return;
     const { writer } = this.connections();
     try {
       writer.db.exec(statement);

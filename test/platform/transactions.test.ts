@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { ApiError, fail } from '../../src/errors.ts';
@@ -99,3 +99,28 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('transactions [sqlite]: a commit that fails', () => {
+  test('ends only its own transaction: the one waiting for the writer goes on and commits', async (t) => {
+    const app = await buildTestApp(t, { dialect: 'sqlite' });
+    const { db } = app.runtime.ctx;
+    // A foreign key checked at commit (deferred) makes the commit itself fail.
+    const failing = db.transaction().execute(async (trx) => {
+      await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+      await trx
+        .insertInto('ssh_keys')
+        .values({ account_id: 1, user_id: 999_999, label: 'orphan', ssh_key: 'x', created: '2026-01-01T00:00:00' })
+        .execute();
+    });
+    const waiting = db.transaction().execute(async (trx) => {
+      await put(trx, 'after');
+      await put(trx, 'after-second');
+    });
+    await assert.rejects(failing, /FOREIGN KEY/);
+    await waiting;
+    assert.deepEqual(await keys(db), [`${KEY}after`, `${KEY}after-second`]);
+    assert.equal((await db.selectFrom('ssh_keys').select('id').where('label', '=', 'orphan').execute()).length, 0);
+    await put(db, 'later');
+    assert.equal((await keys(db)).length, 3, 'the writer is free again');
+  });
+});
