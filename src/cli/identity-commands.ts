@@ -64,7 +64,6 @@ export async function runUserCreate(ctx: Context, values: Values, input: NodeJS.
 export async function runUserSetPassword(ctx: Context, values: Values, input: NodeJS.ReadableStream = process.stdin) {
   const username = text(values, 'username');
   if (!username) throw fail.badRequest('username is required', 'username');
-  await findUserAnywhere(ctx, username);
   await setUserPassword(ctx, username, await passwordFrom(input));
   return `username=${username}\n`;
 }
@@ -105,14 +104,14 @@ export const userCreate: Command = {
       description: "read the user's password (8 to 128 characters) from the first line of stdin",
     },
   },
-  run: tool((ctx, values) => runUserCreate(ctx, values)),
+  run: tool(runUserCreate),
 };
 
 export const userSetPassword: Command = {
   summary: "Set a user's password, read from the first line of stdin (8 to 128 characters)",
   usage: 'user set-password --username <name> < password-file',
   options: { username: { type: 'string', description: 'the user (required)' } },
-  run: tool((ctx, values) => runUserSetPassword(ctx, values)),
+  run: tool(runUserSetPassword),
 };
 
 export const tokenCreate: Command = {

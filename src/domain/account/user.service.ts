@@ -123,8 +123,8 @@ export async function findUserAnywhere(ctx: Context, username: string): Promise<
 
 /** Sets or replaces a user's password (checked against PasswordBody by the caller); only its scrypt hash is kept. */
 export async function setUserPassword(ctx: Context, username: string, password: string): Promise<void> {
-  const hash = await hashPassword(password);
   const user = await findUserAnywhere(ctx, username);
+  const hash = await hashPassword(password);
   await updateUserRow(ctx.db, user.account_id, user.id, { password_hash: hash });
 }
 
