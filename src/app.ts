@@ -3,6 +3,7 @@ import { registerAdmin } from './admin/admin.plugin.ts';
 import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
 import { pingDatabase } from './db/open.ts';
+import { oauthServerRoutes } from './domain/oauth/oauth-server.routes.ts';
 import { fail } from './errors.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
@@ -104,6 +105,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
 
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);
+  await app.register(oauthServerRoutes, { prefix: ctx.config.oauthPath });
   await registerAdmin(app);
   return app;
 }

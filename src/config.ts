@@ -58,6 +58,8 @@ export const ConfigSchema = Type.Object({
   adminToken: Type.Optional(Type.String({ minLength: 16, maxLength: 128 })),
   /** The keys secrets in the database are sealed with (src/secrets/secret-box.ts); unset, a key file in the data dir. */
   secretKeys: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+  /** Where the OAuth authorization server answers: `<path>/authorize` and `<path>/token`. */
+  oauthPath: Type.String({ maxLength: 100, pattern: '^/[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*$' }),
   /** Makes generated values and timestamps reproducible: a seeded random stream and a logical clock. */
   seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
   /** With a seed: where the logical clock starts (ISO 8601 date-time). */
@@ -93,6 +95,7 @@ export interface Config {
   readonly automaticImageRetentionDays: number;
   readonly adminToken?: string;
   readonly secretKeys?: readonly string[];
+  readonly oauthPath: string;
   readonly seed?: number;
   readonly startTime: string;
   readonly clockStepMs: number;
@@ -131,6 +134,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   automaticImageRetentionDays: 'CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS',
   adminToken: 'CUMULO_ADMIN_TOKEN',
   secretKeys: 'CUMULO_SECRET_KEY',
+  oauthPath: 'CUMULO_OAUTH_PATH',
   seed: 'CUMULO_SEED',
   startTime: 'CUMULO_START_TIME',
   clockStepMs: 'CUMULO_CLOCK_STEP_MS',
@@ -230,6 +234,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
     adminToken: env.CUMULO_ADMIN_TOKEN || undefined,
     secretKeys: commaList(env.CUMULO_SECRET_KEY),
+    oauthPath: (env.CUMULO_OAUTH_PATH || '/oauth').replace(/\/+$/, ''),
     seed: env.CUMULO_SEED ? Number(env.CUMULO_SEED) : undefined,
     startTime: env.CUMULO_START_TIME || '2026-01-01T00:00:00Z',
     clockStepMs: numberOr(env.CUMULO_CLOCK_STEP_MS, 1000),
@@ -253,6 +258,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   }
   if (raw.dnsListen !== undefined && !isIpAndPort(raw.dnsListen, { allowPortZero: true })) {
     problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
+  }
+  if (/^\/(v4|admin|metrics|healthz|readyz|assets)(\/|$)/.test(raw.oauthPath ?? '')) {
+    problems.push(`${ENV_NAMES.oauthPath} must not be a path the server already serves (${raw.oauthPath})`);
   }
   // The message never repeats a key: it may be one with a typo.
   if (raw.secretKeys?.some((k) => decodeKey(k) === null)) {

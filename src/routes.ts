@@ -26,6 +26,7 @@ import { nodeChangeRoutes } from './domain/nodes/lifecycle/node-change.routes.ts
 import { nodeLifecycleRoutes } from './domain/nodes/lifecycle/node-lifecycle.routes.ts';
 import { nodeRoutes } from './domain/nodes/node.routes.ts';
 import { nodeStatsRoutes } from './domain/nodes/stats/node-stats.routes.ts';
+import { oauthAppRoutes } from './domain/oauth/oauth-app.routes.ts';
 import { oauthClientRoutes } from './domain/oauth/oauth-client.routes.ts';
 import { profileRoutes } from './domain/profile/profile.routes.ts';
 import { sshKeyRoutes } from './domain/profile/ssh-key.routes.ts';
@@ -46,6 +47,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(sshKeyRoutes);
   await app.register(accountRoutes);
   await app.register(oauthClientRoutes);
+  await app.register(oauthAppRoutes);
   await app.register(userRoutes);
   await app.register(stackScriptRoutes);
   await app.register(nodeRoutes);

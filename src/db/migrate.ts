@@ -15,6 +15,7 @@ import * as managedCredentials from './migrations/0013-managed-credentials.ts';
 import * as managedServices from './migrations/0014-managed-services.ts';
 import * as oauthClients from './migrations/0015-oauth-clients.ts';
 import * as userPasswords from './migrations/0016-user-passwords.ts';
+import * as oauthAuthorizations from './migrations/0017-oauth-authorizations.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -38,6 +39,7 @@ const STEPS: Record<string, Step> = {
   '0014-managed-services': managedServices,
   '0015-oauth-clients': oauthClients,
   '0016-user-passwords': userPasswords,
+  '0017-oauth-authorizations': oauthAuthorizations,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -9,10 +9,11 @@ const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length'];
 /**
  * CORS for the v4 API, so browser tools can call it with a token: preflights (OPTIONS) are answered
  * before authentication, and every v4 answer, errors included, carries the headers. Never with
- * credentials: the API authenticates by bearer token, not by cookie. Other paths (admin, data
+ * credentials: the API authenticates by bearer token, not by cookie. The OAuth token endpoint gets
+ * them too. Other paths (admin, data
  * URLs, docs) get no CORS headers.
  */
-export async function registerCors(app: FastifyInstance, config: Pick<Config, 'corsOrigins'>): Promise<void> {
+export async function registerCors(app: FastifyInstance, config: Pick<Config, 'corsOrigins' | 'oauthPath'>): Promise<void> {
   const origins = config.corsOrigins;
   if (origins !== '*' && origins.length === 0) return;
   const common = {
@@ -26,10 +27,12 @@ export async function registerCors(app: FastifyInstance, config: Pick<Config, 'c
   // Made once: the delegator runs for every request and only picks one.
   const api = { ...common, origin: origins === '*' ? '*' : [...origins] };
   const other = { ...common, origin: false };
+  // A browser app signing in with PKCE exchanges its code from its own page.
+  const tokenPath = `${config.oauthPath}/token`;
   await app.register(cors, {
     delegator: (request, callback) => {
       const path = request.url.split('?', 1)[0] ?? '';
-      callback(null, path.startsWith(`${API_PREFIX}/`) ? api : other);
+      callback(null, path.startsWith(`${API_PREFIX}/`) || path.startsWith(tokenPath) ? api : other);
     },
   });
 }

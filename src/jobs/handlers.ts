@@ -8,6 +8,7 @@ import { cloneOperation } from '../domain/nodes/clones/clone.jobs.ts';
 import { diskOperations } from '../domain/nodes/disks/disk.jobs.ts';
 import { nodeChangeOperations } from '../domain/nodes/lifecycle/node-change.jobs.ts';
 import { holdNode, nodeOperations } from '../domain/nodes/node.jobs.ts';
+import { oauthJobs } from '../domain/oauth/oauth.jobs.ts';
 import { tokenJobs } from '../domain/profile/token.jobs.ts';
 import type { JobHandler } from './handler.ts';
 import { operationJobs } from './operation.ts';
@@ -15,6 +16,7 @@ import { operationJobs } from './operation.ts';
 /** Every job kind the worker knows, gathered from the resource groups. */
 export const JOB_HANDLERS: readonly JobHandler[] = [
   ...tokenJobs,
+  ...oauthJobs,
   ...imageJobs,
   ...operationJobs(nodeOperations, holdNode),
   ...operationJobs(diskOperations, holdNode),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { consoleTokens, givePassword } from '../oauth/helpers.ts';
 import type { Caller } from './accounts.ts';
 import type { TestApp } from './app.ts';
 
@@ -142,6 +143,13 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   year: async () => String(new Date().getUTCFullYear()),
   month: async () => String(new Date().getUTCMonth() + 1),
+  appId: async (app, owner) => {
+    await givePassword(app, owner.username);
+    await consoleTokens(app, owner.username);
+    const apps = await app.request('GET', '/v4/profile/apps', { token: owner.token });
+    assert.equal(apps.status, 200);
+    return String(apps.body.data[0].id);
+  },
   tokenId: async (app, owner) => String((await created(app, owner, '/v4/profile/tokens', { label: 'fixture', scopes: '*' })).id),
   sshKeyId: async (app, owner) =>
     String((await created(app, owner, '/v4/profile/sshkeys', { label: 'fixture', ssh_key: ED25519_KEY })).id),

@@ -30,6 +30,7 @@ async function assertFresh(app: OperatorApp) {
   assert.deepEqual(Object.fromEntries(Object.entries(info.counts).filter(([, n]) => n !== 0)), {
     accounts: 1,
     users: 1,
+    oauth_clients: 1,
     tokens: 1,
     regions: catalog.data.regions.length,
     node_types: catalog.data.types.length,

@@ -82,6 +82,7 @@ for (const dialect of DIALECTS) {
           '0014-managed-services',
           '0015-oauth-clients',
           '0016-user-passwords',
+          '0017-oauth-authorizations',
         ],
         blobs: 'by-key',
       });
@@ -114,6 +115,9 @@ for (const dialect of DIALECTS) {
         'managed_services',
         'managed_issues',
         'oauth_clients',
+        'oauth_apps',
+        'oauth_codes',
+        'oauth_refresh_tokens',
       ]) {
         assert.ok(tables.includes(name), `${name} is in the snapshot`);
       }

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { ensureConsoleClient } from '../oauth/console-client.ts';
 import { findTokenByHash } from '../profile/token.repository.ts';
 import { hashToken, issueToken, refreshTokenPrefix } from '../profile/token.service.ts';
 import { createAccount, createUserRow } from './user.service.ts';
@@ -9,11 +10,19 @@ export const BOOTSTRAP_USERNAME = 'admin';
 export type BootstrapResult = { kind: 'existing' } | { kind: 'created'; token: string; username: string };
 
 /**
- * Makes sure a first user can call the API. With a fixed token: ensures an account, an
- * unrestricted `admin` and that exact token with scope `*`. Without one: on an empty
- * database only, creates them with a random token to show once.
+ * What a fresh installation has before anyone calls it: the web console's OAuth client, and a first
+ * user who can call the API (ensureFirstUser).
  */
 export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promise<BootstrapResult> {
+  await ensureConsoleClient(ctx);
+  return ensureFirstUser(ctx, fixedToken);
+}
+
+/**
+ * With a fixed token: ensures an account, an unrestricted `admin` and that exact token with scope
+ * `*`. Without one: on an empty database only, creates them with a random token to show once.
+ */
+function ensureFirstUser(ctx: Context, fixedToken?: string): Promise<BootstrapResult> {
   return inTransaction(ctx.db, async (trx) => {
     if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) {
       await refreshTokenPrefix(trx, fixedToken);

@@ -121,6 +121,11 @@ export async function findUserAnywhere(ctx: Context, username: string): Promise<
   return row;
 }
 
+/** A user of the account by id, if it still exists (for what outlives a request, such as a sign-in's code). */
+export function userById(ctx: Context, accountId: number, userId: number): Promise<UserRow | undefined> {
+  return findUserById(ctx.db, accountId, userId);
+}
+
 /** Sets or replaces a user's password (checked against PasswordBody by the caller); only its scrypt hash is kept. */
 export async function setUserPassword(ctx: Context, username: string, password: string): Promise<void> {
   const user = await findUserAnywhere(ctx, username);

@@ -50,3 +50,26 @@ export function updateClientRow(
 export async function deleteClientRow(db: Kysely<Database>, accountId: number, id: string): Promise<void> {
   await db.deleteFrom('oauth_clients').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
+
+/** Any account's client, by its public id (the OAuth exchange names it alone); in a transaction, locked first. */
+export async function findClientById(db: Kysely<Database>, id: string): Promise<OAuthClientRow | undefined> {
+  await lockRows(db, 'oauth_clients', 'id', [id]);
+  return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertClientIfAbsent(db: Kysely<Database>, values: Insertable<OAuthClientTable>): Promise<void> {
+  await db
+    .insertInto('oauth_clients')
+    .values(values)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function updateClientRedirect(
+  db: Kysely<Database>,
+  id: string,
+  redirectUri: string,
+  updated: string,
+): Promise<void> {
+  await db.updateTable('oauth_clients').set({ redirect_uri: redirectUri, updated }).where('id', '=', id).execute();
+}

@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
-import { hashToken } from '../profile/token.service.ts';
+import { forgetCachedTokens, hashToken } from '../profile/token.service.ts';
 import {
   deleteClientRow,
   findClient,
@@ -125,9 +125,11 @@ export async function resetClientSecret(ctx: Context, accountId: number, id: str
   });
 }
 
+/** Removes a client; its apps and every token issued through it go with it (foreign keys), at once. */
 export async function deleteClient(ctx: Context, accountId: number, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     await clientFor(trx, accountId, id);
     await deleteClientRow(trx, accountId, id);
   });
+  forgetCachedTokens(ctx);
 }

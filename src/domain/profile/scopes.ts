@@ -71,3 +71,11 @@ export function scopesWithin(inner: ScopeSet, outer: ScopeSet): boolean {
   if (inner === '*') return false;
   return [...inner.entries()].every(([r, l]) => scopeAllows(outer, `${r}:${l}`));
 }
+
+/** Everything either set grants: `*` if one is, else the stronger level of each resource. */
+export function unionScopes(a: ScopeSet, b: ScopeSet): ScopeSet {
+  if (a === '*' || b === '*') return '*';
+  const union = new Map(a);
+  for (const [resource, level] of b) if (union.get(resource) !== 'read_write') union.set(resource, level);
+  return union;
+}

@@ -20,13 +20,14 @@ export interface TokenOwner {
   userId: number;
 }
 
-/** The user's tokens that have not expired at `now` (a stored timestamp). */
+/** The user's personal access tokens (not those of OAuth apps) that have not expired at `now` (a stored timestamp). */
 function liveTokens(db: Kysely<Database>, owner: TokenOwner, now: string) {
   return db
     .selectFrom('tokens')
     .selectAll('tokens')
     .where('tokens.account_id', '=', owner.accountId)
     .where('tokens.user_id', '=', owner.userId)
+    .where('tokens.app_id', 'is', null)
     .where((eb) => eb.or([eb('tokens.expiry', 'is', null), eb('tokens.expiry', '>', now)]));
 }
 

@@ -112,6 +112,8 @@ export interface NewToken {
   expiry: string | null;
   /** A chosen value (bootstrap); a random one otherwise. */
   value?: string;
+  /** The OAuth app the token is issued to; none for a personal access token. */
+  appId?: number;
 }
 
 /** Stores a token; the returned value is the only time it is ever seen. */
@@ -126,8 +128,21 @@ export async function issueToken(db: Kysely<Database>, ctx: Context, spec: NewTo
     token_prefix: tokenPrefix(value),
     created: toTimestamp(ctx.clock.nowMs()),
     expiry: spec.expiry,
+    app_id: spec.appId ?? null,
   });
   return { row, value };
+}
+
+/** Schedules the removal of a token that expires, in the transaction that issues it. */
+export async function scheduleTokenExpiry(db: Kysely<Database>, ctx: Context, row: TokenRow): Promise<void> {
+  if (row.expiry === null) return;
+  await enqueueJob(db, ctx.clock, {
+    kind: TOKEN_EXPIRE,
+    payload: { tokenId: row.id },
+    runAt: Date.parse(`${row.expiry}Z`),
+    accountId: row.account_id,
+    dedupeKey: `${TOKEN_EXPIRE}:${row.id}`,
+  });
 }
 
 /** Makes a stored token's listed prefix what tokenPrefix gives now: one stored under an older rule may show more. */
@@ -202,15 +217,7 @@ export async function createToken(
   const label = body.label ?? `token-${nowStamp(ctx).replace(/\D/g, '')}`;
   return inTransaction(ctx.db, async (trx) => {
     const { row, value } = await issueToken(trx, ctx, { ...owner, label, scopes: scopes.canonical, expiry });
-    if (expiry !== null) {
-      await enqueueJob(trx, ctx.clock, {
-        kind: TOKEN_EXPIRE,
-        payload: { tokenId: row.id },
-        runAt: Date.parse(`${expiry}Z`),
-        accountId: owner.accountId,
-        dedupeKey: `${TOKEN_EXPIRE}:${row.id}`,
-      });
-    }
+    await scheduleTokenExpiry(trx, ctx, row);
     await recordEvent(trx, ctx, actor, { action: 'token_create', entity: entityOf(row) });
     return tokenRowToToken(row, value);
   });

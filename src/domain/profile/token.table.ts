@@ -12,4 +12,6 @@ export interface TokenTable {
   token_prefix: string;
   created: string;
   expiry: string | null;
+  /** The OAuth app (oauth_apps) that issued this token; null for a personal access token. */
+  app_id: number | null;
 }

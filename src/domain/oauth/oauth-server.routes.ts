@@ -1,0 +1,218 @@
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.ts';
+import { publicBaseUrl } from '../../http/public-url.ts';
+import { userWithPassword } from '../account/user.service.ts';
+import { parseScopes } from '../profile/scopes.ts';
+import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from './console-client.ts';
+import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
+import { ACCESS_TOKEN_LIFETIME_S, activeClient, CODE_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './oauth-grant.service.ts';
+import { type ModelOptions, type OAuthUser, oauthModel } from './oauth-model.ts';
+
+const { OAuthError, InvalidRequestError, ServerError } = OAuth2Server;
+
+/** Sign-in attempts (a password checked) allowed in each window: per username, and per client address. */
+const ATTEMPTS_PER_USER = 10;
+const ATTEMPTS_PER_ADDRESS = 30;
+const ATTEMPT_WINDOW_MS = 5 * 60_000;
+
+/** How the page and its POST end, besides the library's redirect. */
+class ShowSignIn extends Error {}
+class WrongPassword extends Error {}
+
+type Form = Record<string, unknown>;
+
+/** RFC 6749 3.1: no parameter may be sent twice. */
+function repeatedParameter(...sources: Form[]): string | undefined {
+  for (const source of sources) {
+    for (const [key, value] of Object.entries(source)) if (Array.isArray(value)) return key;
+  }
+  return undefined;
+}
+
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function paramsOf(source: Form): AuthorizeParams {
+  const params: AuthorizeParams = {};
+  for (const key of AUTHORIZE_PARAMS) {
+    const value = textOf(source[key]);
+    if (value !== undefined) params[key] = value;
+  }
+  return params;
+}
+
+function libraryRequest(request: FastifyRequest, body: Form): OAuth2Server.Request {
+  return new OAuth2Server.Request({
+    method: request.method,
+    query: { ...(request.query as Record<string, string>) },
+    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, [v ?? ''].flat().join(', ')])),
+    body,
+  });
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.status(status).headers(PAGE_HEADERS).send(html);
+}
+
+/** The library's answer: a redirect back to the client, or a body (the token endpoint). */
+function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Response) {
+  for (const [name, value] of Object.entries(response.headers ?? {})) reply.header(name, value);
+  return reply.status(response.status ?? 200).send(response.body);
+}
+
+/**
+ * The OAuth 2 authorization server (RFC 6749 with PKCE, RFC 7636), through @node-oauth/oauth2-server:
+ * `GET authorize` shows the sign-in page for a known client and redirect URI; `POST authorize` checks
+ * the password (a limited number of attempts per user and per address) and sends the user back to the
+ * client with a code, or with `access_denied`; `POST token` exchanges a code or a refresh token. A
+ * request that names an unknown client or a redirect URI it does not own is refused on a page here,
+ * never redirected.
+ */
+export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
+  const ctx: Context = app.ctx;
+  await app.register(formbody);
+  await app.register(rateLimit, { global: false });
+  const perUser = app.createRateLimit({
+    max: ATTEMPTS_PER_USER,
+    timeWindow: ATTEMPT_WINDOW_MS,
+    keyGenerator: (request) => `user:${(textOf((request.body as Form | undefined)?.username) ?? '').toLowerCase()}`,
+  });
+  const perAddress = app.createRateLimit({ max: ATTEMPTS_PER_ADDRESS, timeWindow: ATTEMPT_WINDOW_MS });
+
+  const server = (request: FastifyRequest, endpoint: ModelOptions['endpoint']) =>
+    new OAuth2Server({
+      model: oauthModel(ctx, {
+        endpoint,
+        extraRedirectUris: (client) =>
+          client.account_id === INSTALLATION_ACCOUNT_ID && client.id === CONSOLE_CLIENT_ID
+            ? [consoleRedirectUri(publicBaseUrl(request, ctx.config.publicUrl))]
+            : [],
+      }),
+      accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
+      refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_S,
+      authorizationCodeLifetime: CODE_LIFETIME_S,
+      allowEmptyState: true,
+      // A public client refreshes without a secret; the model still asks a confidential client for its own.
+      requireClientAuthentication: { refresh_token: false },
+    });
+
+  /** Runs the library's authorization with `authenticate` standing for the user's sign-in. */
+  async function authorize(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Form,
+    authenticate: () => Promise<OAuthUser>,
+  ): Promise<FastifyReply> {
+    const source = request.method === 'GET' ? (request.query as Form) : body;
+    const params = paramsOf(source);
+    const repeated = repeatedParameter(request.query as Form, body);
+    if (repeated) return sendPage(reply, 400, errorPage('invalid_request', `The parameter ${repeated} is given more than once`));
+    const response = new OAuth2Server.Response({ headers: {} });
+    try {
+      await server(request, 'authorize').authorize(libraryRequest(request, body), response, {
+        authenticateHandler: { handle: authenticate },
+      });
+      return sendLibraryResponse(reply, response);
+    } catch (error) {
+      if (error instanceof ShowSignIn || error instanceof WrongPassword) {
+        const client = await activeClient(ctx, params.client_id ?? '');
+        return sendPage(
+          reply,
+          error instanceof WrongPassword ? 401 : 200,
+          signInPage({
+            clientLabel: client?.label ?? 'an application',
+            scopes: requestedScopes(params.scope),
+            params,
+            action: `${ctx.config.oauthPath}/authorize`,
+            ...(error instanceof WrongPassword
+              ? { username: textOf(body.username) ?? '', error: 'Wrong username or password' }
+              : {}),
+          }),
+        );
+      }
+      // Redirected to the client when the library could (the client and its redirect URI were good).
+      if (response.status === 302 && response.headers?.location) return sendLibraryResponse(reply, response);
+      const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
+      if (oauthError.code >= 500) request.log.error({ err: error }, 'authorization failed');
+      return sendPage(reply, oauthError.code >= 500 ? 500 : 400, errorPage(oauthError.name, oauthError.message));
+    }
+  }
+
+  app.get('/authorize', { schema: { hide: true } }, async (request, reply) =>
+    authorize(request, reply, {}, async () => {
+      throw new ShowSignIn();
+    }),
+  );
+
+  app.post('/authorize', { schema: { hide: true } }, async (request, reply) => {
+    const form: Form = { ...((request.body as Form | undefined) ?? {}) };
+    if (form.decision === 'deny') {
+      // The library refuses (access_denied, back to the client) before it looks at who the user is.
+      return authorize(request, reply, { ...form, allowed: 'false' }, async () => ({ id: 0, accountId: 0, username: '' }));
+    }
+    for (const limit of [perAddress, perUser]) {
+      const state = await limit(request);
+      if (!state.isAllowed && state.isExceeded) {
+        reply.header('retry-after', String(state.ttlInSeconds));
+        return sendPage(
+          reply,
+          429,
+          errorPage('too_many_attempts', `Too many sign-in attempts; try again in ${state.ttlInSeconds} s`),
+        );
+      }
+    }
+    return authorize(request, reply, form, async () => {
+      const user = await userWithPassword(ctx, textOf(form.username) ?? '', textOf(form.password) ?? '');
+      if (!user) throw new WrongPassword();
+      return { id: user.id, accountId: user.account_id, username: user.username };
+    });
+  });
+
+  app.post('/token', { schema: { hide: true } }, async (request, reply) => {
+    const body: Form = { ...((request.body as Form | undefined) ?? {}) };
+    const response = new OAuth2Server.Response({ headers: {} });
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    const repeated = repeatedParameter(body);
+    if (repeated) return tokenError(reply, new InvalidRequestError(`Invalid request: \`${repeated}\` is given more than once`));
+    try {
+      await server(request, 'token').token(libraryRequest(request, body), response);
+      return sendLibraryResponse(reply, response);
+    } catch (error) {
+      const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
+      if (oauthError.code >= 500) request.log.error({ err: error }, 'token request failed');
+      const challenge = response.headers?.['www-authenticate'];
+      if (challenge) reply.header('www-authenticate', challenge);
+      return tokenError(reply, oauthError);
+    }
+  });
+
+  // What the framework refuses (a body too large, a content type it cannot read) answers as RFC 6749 5.2 says.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode < 500 ? 400 : 500;
+    if (status === 500) request.log.error({ err: error }, 'sign-in request failed');
+    const description = status === 500 ? 'The server could not answer' : error.message;
+    if (request.url.split('?')[0]?.endsWith('/authorize'))
+      return sendPage(reply, status, errorPage('invalid_request', description));
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: description });
+  });
+};
+
+function tokenError(reply: FastifyReply, error: InstanceType<typeof OAuthError>) {
+  return reply.status(error.code).send({ error: error.name, error_description: error.message });
+}
+
+/** The scope text a sign-in page shows, or null when it does not parse (the refusal comes back to the client). */
+function requestedScopes(scope: string | undefined): string | null {
+  try {
+    return parseScopes(scope ?? '*').canonical;
+  } catch {
+    return null;
+  }
+}
