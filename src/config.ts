@@ -20,6 +20,8 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   /** At least 32 characters: a listed token shows up to 16 of them, and 128 bits must stay unknown. */
   bootstrapToken: Type.Optional(Type.String({ minLength: BOOTSTRAP_TOKEN_MIN_LENGTH, maxLength: 128 })),
+  /** The password of `admin`, set at every start; 8 to 128 characters, not only white space (as PasswordBody). */
+  bootstrapPassword: Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '\\S' })),
   timeScale: Type.Number({ exclusiveMinimum: 0 }),
   logLevel: LogLevel,
   catalogPath: Type.Optional(Type.String({ minLength: 1 })),
@@ -74,6 +76,7 @@ export interface Config {
   readonly dataDir: string;
   readonly databaseUrl?: string;
   readonly bootstrapToken?: string;
+  readonly bootstrapPassword?: string;
   readonly timeScale: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly catalogPath?: string;
@@ -113,6 +116,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dataDir: 'CUMULO_DATA_DIR',
   databaseUrl: 'DATABASE_URL',
   bootstrapToken: 'CUMULO_BOOTSTRAP_TOKEN',
+  bootstrapPassword: 'CUMULO_BOOTSTRAP_PASSWORD',
   timeScale: 'CUMULO_TIME_SCALE',
   logLevel: 'LOG_LEVEL',
   catalogPath: 'CUMULO_CATALOG',
@@ -212,6 +216,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dataDir: path.resolve(env.CUMULO_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     bootstrapToken: env.CUMULO_BOOTSTRAP_TOKEN || undefined,
+    bootstrapPassword: env.CUMULO_BOOTSTRAP_PASSWORD || undefined,
     timeScale: numberOr(env.CUMULO_TIME_SCALE, 1),
     logLevel: env.LOG_LEVEL || 'info',
     catalogPath: env.CUMULO_CATALOG || undefined,

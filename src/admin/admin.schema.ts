@@ -94,7 +94,10 @@ export const Ipv6BlockParams = Type.Object({
   range: Type.String({ minLength: 1, maxLength: 64, description: 'the first address of the pool or range' }),
 });
 
-export const ResetSchema = Type.Object({ bootstrap_token: Type.Optional(Type.String()) });
+export const ResetSchema = Type.Object({
+  bootstrap_token: Type.Optional(Type.String()),
+  bootstrap_password: Type.Optional(Type.String()),
+});
 export const RestoreSchema = Type.Object({ tables: Type.Integer(), rows: Type.Integer() });
 
 export const InfoSchema = Type.Object({

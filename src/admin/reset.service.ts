@@ -8,6 +8,8 @@ import { syncCatalog } from '../domain/catalog/catalog.repository.ts';
 export interface ResetOutcome {
   /** Without CUMULO_BOOTSTRAP_TOKEN: the new `admin` user's token, as a first start would print it. */
   bootstrap_token?: string;
+  /** Without CUMULO_BOOTSTRAP_TOKEN and CUMULO_BOOTSTRAP_PASSWORD: the new `admin` user's password, likewise. */
+  bootstrap_password?: string;
 }
 
 /**
@@ -24,5 +26,9 @@ export async function resetAll(ctx: Context): Promise<ResetOutcome> {
   await ctx.blobs.clear();
   ctx.random.reposition(`start:${ctx.operator.clockOffsetMs}`);
   const bootstrap = await ensureBootstrap(ctx, ctx.config.bootstrapToken);
-  return bootstrap.kind === 'created' && !ctx.config.bootstrapToken ? { bootstrap_token: bootstrap.token } : {};
+  if (bootstrap.kind !== 'created') return {};
+  return {
+    ...(ctx.config.bootstrapToken ? {} : { bootstrap_token: bootstrap.token }),
+    ...(bootstrap.password ? { bootstrap_password: bootstrap.password } : {}),
+  };
 }

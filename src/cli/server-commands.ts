@@ -33,23 +33,31 @@ export const serve: Command = {
     if (!app) throw new Error('serve started without an HTTP app');
     const address = await app.listen({ port: config.port, host: config.host });
     const base = `${address}/v4`;
-    if (runtime.bootstrap?.kind === 'created' && !config.bootstrapToken) {
-      process.stdout.write(
-        [
-          '',
-          `Cumulo is ready at ${base} (database: ${runtime.database.location})`,
-          `A personal access token for user "${runtime.bootstrap.username}" (scope *), shown only this once:`,
-          '',
-          `  ${runtime.bootstrap.token}`,
-          '',
-          `Try: curl -H "Authorization: Bearer ${runtime.bootstrap.token}" ${base}/profile`,
-          'More tokens: npx cumulo token create --username admin (or POST /v4/profile/tokens).',
-          '',
-        ].join('\n'),
+    const bootstrap = runtime.bootstrap?.kind === 'created' ? runtime.bootstrap : null;
+    const lines = [`Cumulo is ready at ${base} (database: ${runtime.database.location})`];
+    if (bootstrap?.password) {
+      lines.push(
+        '',
+        `Sign in to the console at ${address}/ as "${bootstrap.username}" with this password, shown only this once:`,
+        '',
+        `  ${bootstrap.password}`,
+        '',
+        `Change it with: npx cumulo user set-password --username ${bootstrap.username}`,
       );
-    } else {
-      process.stdout.write(`Cumulo is ready at ${base} (database: ${runtime.database.location})\n`);
     }
+    if (bootstrap && !config.bootstrapToken) {
+      lines.push(
+        '',
+        `A personal access token for user "${bootstrap.username}" (scope *), shown only this once:`,
+        '',
+        `  ${bootstrap.token}`,
+        '',
+        `Try: curl -H "Authorization: Bearer ${bootstrap.token}" ${base}/profile`,
+        'More tokens: npx cumulo token create --username admin (or POST /v4/profile/tokens).',
+        '',
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
     if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
     return closeOnSignal(runtime);
   },
