@@ -9,6 +9,7 @@ import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
+import { registerConsole } from './http/console.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
@@ -106,6 +107,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);
   await app.register(oauthServerRoutes, { prefix: ctx.config.oauthPath });
+  await registerConsole(app);
   await registerAdmin(app);
   return app;
 }

@@ -70,5 +70,3 @@ export async function startServerProcess(
   }
   return { baseUrl, child, output, exited };
 }
-
-/** A DATABASE_URL that puts every connection of a child process in one schema. */

@@ -1,0 +1,120 @@
+import { accessToken, refreshTokens } from './auth.ts';
+
+/** One item of the API's error envelope: `field` names what was wrong, when it is one field. */
+export interface FieldError {
+  field?: string;
+  reason: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors: FieldError[];
+  constructor(status: number, errors: FieldError[]) {
+    super(errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('; ') || `Request failed (${status})`);
+    this.status = status;
+    this.errors = errors;
+  }
+  /** The reasons given for `field`. */
+  about(field: string): string[] {
+    return this.errors.filter((e) => e.field === field).map((e) => e.reason);
+  }
+}
+
+/** Raised when no token works any more: the console shows the sign-in. */
+export class SignedOut extends Error {}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  pages: number;
+  results: number;
+}
+
+type Listener = () => void;
+const signedOutListeners = new Set<Listener>();
+export function onSignedOut(listener: Listener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+  retried = false,
+): Promise<Response> {
+  const token = await accessToken();
+  if (!token) throw new SignedOut();
+  const res = await fetch(`/v4${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 401 && !retried) {
+    const renewed = await refreshTokens();
+    if (!renewed) {
+      for (const listener of signedOutListeners) listener();
+      throw new SignedOut();
+    }
+    return send(method, path, body, headers, true);
+  }
+  return res;
+}
+
+/** Calls the v4 API as the signed-in user; an error answer throws ApiError with its envelope. */
+export async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await send(method, path, body, headers);
+  const text = await res.text();
+  const parsed = text ? (JSON.parse(text) as unknown) : {};
+  if (!res.ok) throw new ApiError(res.status, (parsed as { errors?: FieldError[] }).errors ?? []);
+  return parsed as T;
+}
+
+export const api = {
+  get: <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+  post: <T>(path: string, body: unknown = {}) => call<T>('POST', path, body),
+  put: <T>(path: string, body: unknown) => call<T>('PUT', path, body),
+  del: (path: string) => call<object>('DELETE', path),
+};
+
+/** One page of a list, filtered and ordered with X-Filter. */
+export function getPage<T>(path: string, page: number, filter?: Record<string, unknown>, pageSize = 25): Promise<Page<T>> {
+  const sep = path.includes('?') ? '&' : '?';
+  const headers: Record<string, string> = filter && Object.keys(filter).length > 0 ? { 'x-filter': JSON.stringify(filter) } : {};
+  return api.get<Page<T>>(`${path}${sep}page=${page}&page_size=${pageSize}`, headers);
+}
+
+/** Every item of a short list (regions, types): the pages one after the other. */
+export async function getAll<T>(path: string, filter?: Record<string, unknown>): Promise<T[]> {
+  const first = await getPage<T>(path, 1, filter, 100);
+  const rest = [];
+  for (let p = 2; p <= first.pages; p++) rest.push(getPage<T>(path, p, filter, 100));
+  return [first, ...(await Promise.all(rest))].flatMap((page) => page.data);
+}
+
+/** PUTs a file to an upload URL, reporting the bytes sent as they go (fetch cannot tell upload progress). */
+export function uploadFile(url: string, file: Blob, onProgress: (sent: number, total: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+      let errors: FieldError[] = [];
+      try {
+        errors = (JSON.parse(xhr.responseText) as { errors?: FieldError[] }).errors ?? [];
+      } catch {
+        // Not the envelope: the status says enough.
+      }
+      reject(new ApiError(xhr.status, errors));
+    };
+    xhr.onerror = () => reject(new Error('The upload was interrupted'));
+    xhr.send(file);
+  });
+}

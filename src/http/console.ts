@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { CONSOLE_CLIENT_ID } from '../domain/oauth/console-client.ts';
+import { API_PREFIX } from './openapi.ts';
+
+/** Where `npm install` (the prepare script: vite build) puts the web console. */
+export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
+
+/**
+ * The web console at `/`: a page built on the public v4 API alone, signing in through this server's
+ * OAuth authorization server as the public client start-up registers. Its files are the build's
+ * (hashed names under /assets, kept a year; the page itself always checked again); /console.json
+ * tells it where the API and the sign-in are.
+ */
+export async function registerConsole(app: FastifyInstance): Promise<void> {
+  const { config } = app.ctx;
+  const connect = ["'self'", ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])].join(' ');
+  const policy = `default-src 'self'; connect-src ${connect}; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+
+  app.get('/console.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return {
+      client_id: CONSOLE_CLIENT_ID,
+      authorize_url: `${config.oauthPath}/authorize`,
+      token_url: `${config.oauthPath}/token`,
+      api_root: API_PREFIX,
+    };
+  });
+
+  if (!fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
+    app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web console is not built: run `npm install` (or `npm run build:console`), then start again.\n'),
+    );
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: CONSOLE_DIST,
+    prefix: '/',
+    wildcard: false,
+    decorateReply: false,
+    cacheControl: false,
+    index: 'index.html',
+    setHeaders(res, file) {
+      res.header('content-security-policy', policy);
+      res.header('x-frame-options', 'DENY');
+      res.header('referrer-policy', 'no-referrer');
+      res.header(
+        'cache-control',
+        file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
+  });
+}
