@@ -144,5 +144,31 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', `/v4/account/oauth-clients/${a.id}`)).status, 404);
       assert.equal((await app.request('GET', '/v4/account/oauth-clients/not-a-client-id')).status, 404);
     });
+
+    test('each change is an event naming the client by its URL, never holding the secret', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const client = await register(app, { label: 'Evented', redirect_uri: CALLBACK });
+      await app.request('PUT', `/v4/account/oauth-clients/${client.id}`, { body: { label: 'Evented 2' } });
+      const reset = await app.request('POST', `/v4/account/oauth-clients/${client.id}/reset-secret`);
+      await app.request('DELETE', `/v4/account/oauth-clients/${client.id}`);
+      const events = await app.request('GET', '/v4/account/events', {
+        headers: { 'x-filter': JSON.stringify({ 'entity.type': 'oauth_client', '+order_by': 'id', '+order': 'asc' }) },
+      });
+      assert.deepEqual(
+        events.body.data.map((e: { action: string; entity: unknown; username: string }) => [e.action, e.entity, e.username]),
+        [
+          ['oauth_client_create', 'Evented'],
+          ['oauth_client_update', 'Evented 2'],
+          ['oauth_client_secret_reset', 'Evented 2'],
+          ['oauth_client_delete', 'Evented 2'],
+        ].map(([action, label]) => [
+          action,
+          { id: 0, label, type: 'oauth_client', url: `/v4/account/oauth-clients/${client.id}` },
+          'admin',
+        ]),
+      );
+      const text = JSON.stringify(events.body);
+      assert.ok(!text.includes(client.secret) && !text.includes(reset.body.secret), 'no secret in an event');
+    });
   });
 }

@@ -10,7 +10,8 @@ import type { Event } from './event.schema.ts';
 import type { EventAction, EventEntityType, EventStatus } from './event-kinds.ts';
 
 export interface EntityRef {
-  id: number;
+  /** Null for an entity without an integer id (an OAuth client): the API shows 0, as for the account. */
+  id: number | null;
   type: EventEntityType;
   label: string;
   url: string;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { actorOf } from '../account/principal.ts';
 import { CreateOAuthClientBody, OAuthClientParams, OAuthClientSchema, UpdateOAuthClientBody } from './oauth-client.schema.ts';
 import { createClient, deleteClient, getClient, getClients, resetClientSecret, updateClient } from './oauth-client.service.ts';
 
@@ -38,7 +39,7 @@ export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: write },
     },
-    async (request) => createClient(ctx, principalOf(request).accountId, request.body),
+    async (request) => createClient(ctx, actorOf(principalOf(request)), request.body),
   );
   app.get(
     '/account/oauth-clients/:clientId',
@@ -67,7 +68,7 @@ export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: write },
     },
-    async (request) => updateClient(ctx, principalOf(request).accountId, request.params.clientId, request.body),
+    async (request) => updateClient(ctx, actorOf(principalOf(request)), request.params.clientId, request.body),
   );
   app.delete(
     '/account/oauth-clients/:clientId',
@@ -82,7 +83,7 @@ export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { access: write },
     },
     async (request) => {
-      await deleteClient(ctx, principalOf(request).accountId, request.params.clientId);
+      await deleteClient(ctx, actorOf(principalOf(request)), request.params.clientId);
       return {};
     },
   );
@@ -98,6 +99,6 @@ export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: write },
     },
-    async (request) => resetClientSecret(ctx, principalOf(request).accountId, request.params.clientId),
+    async (request) => resetClientSecret(ctx, actorOf(principalOf(request)), request.params.clientId),
   );
 };

@@ -6,6 +6,8 @@ import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import type { Actor } from '../account/principal.ts';
+import { type EntityRef, recordEvent } from '../events/event.service.ts';
 import { forgetCachedTokens, hashToken } from '../profile/token.service.ts';
 import {
   deleteClientRow,
@@ -51,6 +53,11 @@ function clientRowToClient(row: OAuthClientRow, secret?: string): OAuthClient {
   };
 }
 
+/** A client in an event: its id is text, which an event's integer entity id cannot hold; the URL names it. */
+function entityOf(row: OAuthClientRow): EntityRef {
+  return { id: null, type: 'oauth_client', label: row.label, url: `/v4/account/oauth-clients/${row.id}` };
+}
+
 async function clientFor(db: Kysely<Database>, accountId: number, id: string): Promise<OAuthClientRow> {
   const row = await findClient(db, accountId, id);
   if (!row) throw fail.notFound('OAuth client not found');
@@ -72,21 +79,26 @@ export async function getClient(ctx: Context, accountId: number, id: string): Pr
 }
 
 /** A new client; a confidential one (the default) gets a secret, which this answer alone shows. */
-export async function createClient(ctx: Context, accountId: number, body: CreateOAuthClient): Promise<OAuthClient> {
+export async function createClient(ctx: Context, actor: Actor, body: CreateOAuthClient): Promise<OAuthClient> {
   const redirectUri = checkRedirectUri(body.redirect_uri);
   const isPublic = body.public === true;
   const secret = isPublic ? null : newSecret(ctx);
   const now = toTimestamp(ctx.clock.nowMs());
-  const row = await insertClient(ctx.db, {
-    id: randomHex(ctx.random, 10),
-    account_id: accountId,
-    label: body.label,
-    redirect_uri: redirectUri,
-    public: isPublic ? 1 : 0,
-    secret_hash: secret?.hash ?? null,
-    status: 'active',
-    created: now,
-    updated: now,
+  const id = randomHex(ctx.random, 10);
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const created = await insertClient(trx, {
+      id,
+      account_id: actor.accountId,
+      label: body.label,
+      redirect_uri: redirectUri,
+      public: isPublic ? 1 : 0,
+      secret_hash: secret?.hash ?? null,
+      status: 'active',
+      created: now,
+      updated: now,
+    });
+    await recordEvent(trx, ctx, actor, { action: 'oauth_client_create', entity: entityOf(created) });
+    return created;
   });
   return clientRowToClient(row, secret?.secret ?? '');
 }
@@ -95,41 +107,44 @@ export async function createClient(ctx: Context, accountId: number, body: Create
  * Changes what the body names, under the client's lock. A client made public loses its secret;
  * one made confidential has none until its secret is reset.
  */
-export async function updateClient(ctx: Context, accountId: number, id: string, body: UpdateOAuthClient): Promise<OAuthClient> {
+export async function updateClient(ctx: Context, actor: Actor, id: string, body: UpdateOAuthClient): Promise<OAuthClient> {
   const redirectUri = body.redirect_uri === undefined ? undefined : checkRedirectUri(body.redirect_uri);
   return inTransaction(ctx.db, async (trx) => {
-    const current = await clientFor(trx, accountId, id);
+    const current = await clientFor(trx, actor.accountId, id);
     const isPublic = body.public ?? current.public === 1;
-    const row = await updateClientRow(trx, accountId, id, {
+    const row = await updateClientRow(trx, actor.accountId, id, {
       label: body.label,
       redirect_uri: redirectUri,
       public: isPublic ? 1 : 0,
       ...(isPublic ? { secret_hash: null } : {}),
       updated: toTimestamp(ctx.clock.nowMs()),
     });
+    await recordEvent(trx, ctx, actor, { action: 'oauth_client_update', entity: entityOf(row) });
     return clientRowToClient(row);
   });
 }
 
 /** A new secret for a confidential client; the old one stops working at once. */
-export async function resetClientSecret(ctx: Context, accountId: number, id: string): Promise<OAuthClient> {
+export async function resetClientSecret(ctx: Context, actor: Actor, id: string): Promise<OAuthClient> {
   return inTransaction(ctx.db, async (trx) => {
-    const current = await clientFor(trx, accountId, id);
+    const current = await clientFor(trx, actor.accountId, id);
     if (current.public === 1) throw fail.badRequest('A public client has no secret; it proves itself with PKCE', 'public');
     const secret = newSecret(ctx);
-    const row = await updateClientRow(trx, accountId, id, {
+    const row = await updateClientRow(trx, actor.accountId, id, {
       secret_hash: secret.hash,
       updated: toTimestamp(ctx.clock.nowMs()),
     });
+    await recordEvent(trx, ctx, actor, { action: 'oauth_client_secret_reset', entity: entityOf(row) });
     return clientRowToClient(row, secret.secret);
   });
 }
 
 /** Removes a client; its apps and every token issued through it go with it (foreign keys), at once. */
-export async function deleteClient(ctx: Context, accountId: number, id: string): Promise<void> {
+export async function deleteClient(ctx: Context, actor: Actor, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    await clientFor(trx, accountId, id);
-    await deleteClientRow(trx, accountId, id);
+    const row = await clientFor(trx, actor.accountId, id);
+    await deleteClientRow(trx, actor.accountId, id);
+    await recordEvent(trx, ctx, actor, { action: 'oauth_client_delete', entity: entityOf(row) });
   });
   forgetCachedTokens(ctx);
 }

@@ -16,7 +16,7 @@ import type { Issue } from './issue.schema.ts';
  * which carries the issue's id; the list shows open issues, a view any of the account's.
  */
 
-function ticketOf(row: IssueRow): EntityRef & { type: 'ticket' } {
+function ticketOf(row: IssueRow): EntityRef & { id: number; type: 'ticket' } {
   return { id: row.id, label: row.label, type: 'ticket', url: `/support/tickets/${row.id}` };
 }
 
