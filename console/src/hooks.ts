@@ -87,7 +87,8 @@ async function poll(): Promise<void> {
   } catch {
     // Signed out or offline: the next round tries again.
   }
-  timer = setTimeout(poll, 2000);
+  // Reading goes on while a page listens, and stops with the last one.
+  timer = listeners.size > 0 ? setTimeout(poll, 2000) : undefined;
 }
 
 /** Calls `listener` with the events that are new, or whose status or progress moved, since the last read. */

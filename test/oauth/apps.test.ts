@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
       assert.equal(first.status, 200);
       assert.equal(first.body.results, 1);
       const listed = first.body.data[0];
-      const expiry = new Date(app.runtime.ctx.clock.nowMs() + 30 * DAY).toISOString().slice(0, 19);
+      const expiry = new Date(Date.parse(`${listed.created}Z`) + 30 * DAY).toISOString().slice(0, 19);
       assert.deepEqual(listed, {
         id: listed.id,
         label: 'Cumulo console',

@@ -365,9 +365,9 @@ for (const dialect of DIALECTS) {
       });
 
       const tokens = await consoleTokens(app, owner.username);
-      ctx.clock.advance(7_199_000);
+      ctx.clock.advance(7_190_000);
       assert.equal((await app.request('GET', '/v4/profile', { token: tokens.access_token })).status, 200);
-      ctx.clock.advance(2_000);
+      ctx.clock.advance(11_000);
       assert.equal((await app.request('GET', '/v4/profile', { token: tokens.access_token })).status, 401);
       const refreshed = await tokenRequest(app, {
         grant_type: 'refresh_token',

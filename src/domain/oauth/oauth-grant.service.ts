@@ -118,8 +118,10 @@ export async function issueGrantTokens(ctx: Context, grant: TokenGrant): Promise
   return inTransaction(ctx.db, async (trx) => {
     const client = await findClientById(trx, grant.clientId);
     if (client?.status !== 'active') return { kind: 'client-gone' };
-    const accessExpiry = stampIn(ctx, ACCESS_TOKEN_LIFETIME_S);
-    const refreshExpiry = stampIn(ctx, REFRESH_TOKEN_LIFETIME_S);
+    // One reading of the clock: the app's creation and the expiries count from the same second.
+    const nowMs = ctx.clock.nowMs();
+    const accessExpiry = toTimestamp(nowMs + ACCESS_TOKEN_LIFETIME_S * 1000);
+    const refreshExpiry = toTimestamp(nowMs + REFRESH_TOKEN_LIFETIME_S * 1000);
     let appId: number;
     if (grant.appId !== undefined) {
       const app = await findAppById(trx, grant.appId);
@@ -138,7 +140,7 @@ export async function issueGrantTokens(ctx: Context, grant: TokenGrant): Promise
           user_id: grant.userId,
           client_id: grant.clientId,
           scopes: grant.scopes,
-          created: toTimestamp(ctx.clock.nowMs()),
+          created: toTimestamp(nowMs),
           expiry: refreshExpiry,
         });
         appId = created.id;
