@@ -6,6 +6,11 @@ export interface FieldError {
   reason: string;
 }
 
+/** Whether an error's field is `field` or an item or member of it. */
+export function namesField(errorField: string | undefined, field: string): boolean {
+  return errorField === field || (errorField?.startsWith(`${field}[`) ?? false) || (errorField?.startsWith(`${field}.`) ?? false);
+}
+
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: FieldError[];
@@ -14,9 +19,9 @@ export class ApiError extends Error {
     this.status = status;
     this.errors = errors;
   }
-  /** The reasons given for `field`. */
+  /** The reasons given for `field`, or for an item of it (`authorized_keys[1]`). */
   about(field: string): string[] {
-    return this.errors.filter((e) => e.field === field).map((e) => e.reason);
+    return this.errors.filter((e) => namesField(e.field, field)).map((e) => e.reason);
   }
 }
 

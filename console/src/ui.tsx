@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { ApiError, type Page } from './api.ts';
+import { ApiError, namesField, type Page } from './api.ts';
 
 /** The API's errors that name no field of the form, or a field it does not show. */
 export function FormErrors({ error, fields = [] }: { error: unknown; fields?: string[] }) {
@@ -7,7 +7,7 @@ export function FormErrors({ error, fields = [] }: { error: unknown; fields?: st
   const items =
     error instanceof ApiError
       ? error.errors
-          .filter((e) => !e.field || !fields.includes(e.field))
+          .filter((e) => !fields.some((field) => namesField(e.field, field)))
           .map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason))
       : [(error as Error).message];
   if (items.length === 0) return null;

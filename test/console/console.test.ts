@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('sign in, create a node and watch it reach running, shut it down, boot it, delete it', async (t) => {
-      const { page, shot } = await watchedPage(t, browser, `${dialect}-node`);
+      const { page, shot, expectFailure } = await watchedPage(t, browser, `${dialect}-node`);
       await signIn(page, server.baseUrl);
       shots.push(await shot('signed-in'));
       await page.getByRole('link', { name: 'Create a node' }).click();
@@ -42,7 +42,19 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Region').selectOption('us-east');
       await page.getByLabel('Type').selectOption('g6-standard-1');
       await page.getByLabel('Image').selectOption('node/debian12');
+      await page.getByLabel('Root password').fill('short');
+      await page.getByLabel('Other public keys, one a line').fill('not an ssh key');
+      expectFailure('POST', '/v4/node/instances', 400);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.locator('.field-error[data-field="root_pass"]').waitFor();
+      assert.equal(await page.getByLabel('Root password').getAttribute('aria-invalid'), 'true');
+      shots.push(await shot('create-refused'));
       await page.getByLabel('Root password').fill('Console-root-pass-1');
+      expectFailure('POST', '/v4/node/instances', 400);
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.locator('.field-error[data-field="authorized_keys"]', { hasText: /key/i }).waitFor();
+      assert.equal(await page.locator('.field-error[data-field="root_pass"]').count(), 0, 'the fixed field shows no error');
+      await page.getByLabel('Other public keys, one a line').fill('');
       await page.getByRole('button', { name: 'Create', exact: true }).click();
       await page.getByRole('heading', { name: 'web-1' }).waitFor();
       await headStatus(page, 'provisioning');

@@ -33,7 +33,7 @@ export function NodesList() {
   if (region) filter.region = region;
   if (tag) filter.tags = tag;
   const nodes = usePaged<Node>('/node/instances', filter);
-  const regions = useLoad(() => getAll<{ id: string; label: string }>('/regions'), []);
+  const regions = useLoad(() => getAll<{ id: string; country: string }>('/regions'), []);
   useNodeEvents(nodes.reload);
   return (
     <section>
@@ -238,7 +238,7 @@ export function NodeCreate() {
   const choices = useLoad(
     () =>
       Promise.all([
-        getAll<{ id: string; label: string }>('/regions'),
+        getAll<{ id: string; country: string }>('/regions'),
         getAll<{ id: string; label: string }>('/node/types'),
         getAll<{ id: string; label: string }>('/images', { is_public: true }),
         getAll<{ id: number; label: string; ssh_key: string }>('/profile/sshkeys'),
@@ -247,12 +247,20 @@ export function NodeCreate() {
   );
   const [form, setForm] = useState({ label: '', region: '', type: '', image: '', root_pass: '' });
   const [keys, setKeys] = useState<string[]>([]);
+  const [pastedKeys, setPastedKeys] = useState('');
   const submit = useSubmit(async () => {
     const body: Record<string, unknown> = { region: form.region, type: form.type };
     if (form.label) body.label = form.label;
     if (form.image) body.image = form.image;
     if (form.root_pass) body.root_pass = form.root_pass;
-    if (keys.length) body.authorized_keys = keys;
+    const authorizedKeys = [
+      ...keys,
+      ...pastedKeys
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    ];
+    if (authorizedKeys.length) body.authorized_keys = authorizedKeys;
     const created = await api.post<Node>('/node/instances', body);
     go(`/nodes/${created.id}`);
   });
@@ -272,7 +280,7 @@ export function NodeCreate() {
               value={form.region}
               onChange={set('region')}
               empty="Choose a region"
-              options={regions?.map((r) => ({ value: r.id, text: `${r.label} (${r.id})` }))}
+              options={regions?.map((r) => ({ value: r.id, text: `${r.id} (${r.country.toUpperCase()})` }))}
             />
           )}
         </Field>
@@ -325,8 +333,11 @@ export function NodeCreate() {
           ) : (
             <p className="muted">No SSH keys in your profile.</p>
           )}
+          <Field label="Other public keys, one a line" name="authorized_keys" error={submit.error}>
+            {(p) => <textarea {...p} rows={2} value={pastedKeys} onChange={(e) => setPastedKeys(e.target.value)} />}
+          </Field>
         </fieldset>
-        <FormErrors error={submit.error} fields={['label', 'region', 'type', 'image', 'root_pass']} />
+        <FormErrors error={submit.error} fields={['label', 'region', 'type', 'image', 'root_pass', 'authorized_keys']} />
         <button type="submit" disabled={submit.busy}>
           {submit.busy ? 'Creating…' : 'Create'}
         </button>
