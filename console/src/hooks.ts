@@ -39,6 +39,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload };
 }
 
+/** Calls `fn` every `ms` while the page is shown: for what changes without an event (a zone's rendering, a probe's result). */
+export function useEvery(ms: number, fn: () => void): void {
+  useEffect(() => {
+    const timer = setInterval(fn, ms);
+    return () => clearInterval(timer);
+  }, [ms, fn]);
+}
+
 /** A paged list with its page number; a new filter goes back to page 1. */
 export function usePaged<T>(path: string, filter?: Record<string, unknown>) {
   const [page, setPage] = useState(1);

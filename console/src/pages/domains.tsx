@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api.ts';
-import { useLoad, usePaged } from '../hooks.ts';
+import { useEvery, useLoad, usePaged } from '../hooks.ts';
 import { go } from '../router.ts';
 import { Field, FormErrors, LoadError, Pager, Status, Table, useAction, useSubmit } from '../ui.tsx';
 
@@ -67,11 +67,8 @@ export function DomainDetail({ id }: { id: number }) {
   const domain = useLoad(() => api.get<Domain>(`/domains/${id}`), [id]);
   const records = usePaged<DomainRecord>(`/domains/${id}/records`);
   const zone = useLoad(() => api.get<{ zone_file: string[] }>(`/domains/${id}/zone-file`), [id]);
-  // The zone is rendered again after each change, a moment later: read it again every few seconds.
-  useEffect(() => {
-    const timer = setInterval(zone.reload, 3000);
-    return () => clearInterval(timer);
-  }, [zone.reload]);
+  // The zone is rendered again after each change, a moment later.
+  useEvery(3000, zone.reload);
   const [form, setForm] = useState({ type: 'A', name: '', target: '', ttl_sec: '' });
   const add = useSubmit(async () => {
     const body: Record<string, unknown> = { type: form.type, name: form.name, target: form.target };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api } from '../api.ts';
-import { usePaged } from '../hooks.ts';
+import { useEvery, usePaged } from '../hooks.ts';
 import { Field, FormErrors, LoadError, Pager, Status, Table, useSubmit, when } from '../ui.tsx';
 
 interface Service {
@@ -21,6 +21,9 @@ interface Issue {
 export function ManagedPage() {
   const services = usePaged<Service>('/managed/services');
   const issues = usePaged<Issue>('/managed/issues');
+  // Probes change a service's status and open issues without an event to say so.
+  useEvery(5000, services.reload);
+  useEvery(5000, issues.reload);
   const [form, setForm] = useState({ label: '', service_type: 'url', address: '', timeout: '10' });
   const create = useSubmit(async () => {
     await api.post('/managed/services', { ...form, timeout: Number(form.timeout) });
