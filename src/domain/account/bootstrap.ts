@@ -24,7 +24,7 @@ export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promis
   await ensureConsoleClient(ctx);
   const fixedPassword = ctx.config.bootstrapPassword;
   const password = fixedPassword ?? (fixedToken ? undefined : randomHex(ctx.random, 12));
-  const result = await ensureFirstUser(ctx, fixedToken, password && (await hashPassword(password)));
+  const result = await ensureFirstUser(ctx, fixedToken, password);
   if (result.kind === 'created' && password !== undefined && fixedPassword === undefined) return { ...result, password };
   return result;
 }
@@ -32,19 +32,21 @@ export async function ensureBootstrap(ctx: Context, fixedToken?: string): Promis
 /**
  * With a fixed token: ensures an account, an unrestricted `admin` and that exact token with scope
  * `*`. Without one: on an empty database only, creates them with a random token to show once. The
- * password hash given becomes `admin`'s in the same transaction: when the user is made, and when the
- * password is fixed (CUMULO_BOOTSTRAP_PASSWORD).
+ * password given becomes `admin`'s in the same transaction: when the user is made, and when the
+ * password is fixed (CUMULO_BOOTSTRAP_PASSWORD). It is hashed only then, once (a start of an existing
+ * installation hashes nothing).
  */
-function ensureFirstUser(
-  ctx: Context,
-  fixedToken: string | undefined,
-  passwordHash: string | undefined,
-): Promise<BootstrapResult> {
+function ensureFirstUser(ctx: Context, fixedToken: string | undefined, password: string | undefined): Promise<BootstrapResult> {
   const fixedPassword = ctx.config.bootstrapPassword !== undefined;
+  let hash: Promise<string> | undefined;
+  const passwordHash = () => {
+    hash ??= hashPassword(password ?? '');
+    return hash;
+  };
   return inTransaction(ctx.db, async (trx) => {
     const existing = await findUserByNameInAnyAccount(trx, BOOTSTRAP_USERNAME);
-    if (existing && fixedPassword && passwordHash) {
-      await updateUser(trx, existing.account_id, existing.id, { password_hash: passwordHash });
+    if (existing && fixedPassword) {
+      await updateUser(trx, existing.account_id, existing.id, { password_hash: await passwordHash() });
     }
     if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) {
       await refreshTokenPrefix(trx, fixedToken);
@@ -64,7 +66,7 @@ function ensureFirstUser(
         restricted: false,
       });
     }
-    if (passwordHash) await updateUser(trx, user.account_id, user.id, { password_hash: passwordHash });
+    if (password !== undefined) await updateUser(trx, user.account_id, user.id, { password_hash: await passwordHash() });
     const { value } = await issueToken(trx, ctx, {
       accountId: user.account_id,
       userId: user.id,
