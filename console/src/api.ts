@@ -42,6 +42,11 @@ export function onSignedOut(listener: Listener): () => void {
   return () => signedOutListeners.delete(listener);
 }
 
+function signedOut(): SignedOut {
+  for (const listener of signedOutListeners) listener();
+  return new SignedOut('Signed out: sign in again');
+}
+
 async function send(
   method: string,
   path: string,
@@ -50,7 +55,7 @@ async function send(
   retried = false,
 ): Promise<Response> {
   const token = await accessToken();
-  if (!token) throw new SignedOut();
+  if (!token) throw signedOut();
   const res = await fetch(`/v4${path}`, {
     method,
     headers: {
@@ -62,10 +67,7 @@ async function send(
   });
   if (res.status === 401 && !retried) {
     const renewed = await refreshTokens();
-    if (!renewed) {
-      for (const listener of signedOutListeners) listener();
-      throw new SignedOut();
-    }
+    if (!renewed) throw signedOut();
     return send(method, path, body, headers, true);
   }
   return res;
