@@ -53,8 +53,16 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
   const route = useRoute();
   const profile = useLoad(() => api.get<{ username: string }>('/profile'), []);
   const [menuOpen, setMenuOpen] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu closes whenever the page changes
-  useEffect(() => setMenuOpen(false), [route.join('/')]);
+  const where = route.join('/');
+  // A new page: the menu closes, the title names the page, and focus moves to the page's content
+  // (a keyboard or screen reader user goes on from there, not from the link they followed).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the page changes
+  useEffect(() => {
+    setMenuOpen(false);
+    const section = SECTIONS.find(([key]) => key === route[0]);
+    document.title = `${section ? section[1] : 'Cumulo'} · Cumulo console`;
+    document.getElementById('main')?.focus();
+  }, [where]);
   return (
     <>
       <a className="skip" href="#main">

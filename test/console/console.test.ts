@@ -223,6 +223,8 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: 'Domains' }).click();
       await page.getByRole('heading', { name: 'Domains' }).waitFor();
       await page.getByRole('link', { name: 'console-test.example' }).waitFor();
+      assert.equal(await page.title(), 'Domains · Cumulo console');
+      assert.equal(await page.evaluate('document.activeElement.id'), 'main', 'focus moved to the new page');
       const overflow = (await page.evaluate(
         'document.documentElement.scrollWidth - document.documentElement.clientWidth',
       )) as number;
