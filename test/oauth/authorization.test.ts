@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { ensureConsoleClient } from '../../src/domain/oauth/console-client.ts';
 import { admin, newAccount } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import {
@@ -133,6 +134,25 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(wider.status, 400);
       assert.equal(wider.body.error, 'invalid_scope');
+    });
+
+    test("the console's client is registered once, its redirect URI following the public URL at each start", async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { ctx } = app.runtime;
+      const row = () =>
+        ctx.db.selectFrom('oauth_clients').selectAll().where('id', '=', CONSOLE.clientId).executeTakeFirstOrThrow();
+      const first = await row();
+      assert.deepEqual([first.account_id, first.public, first.redirect_uri], [0, 1, 'http://127.0.0.1:8080/']);
+      const moved = { ...ctx, config: { ...ctx.config, publicUrl: 'https://cloud.example' } };
+      await ensureConsoleClient(moved);
+      const changed = await row();
+      assert.equal(changed.redirect_uri, 'https://cloud.example/');
+      ctx.clock.advance(5_000);
+      await ensureConsoleClient(moved);
+      const again = await row();
+      assert.equal(again.updated, changed.updated, 'nothing written when nothing changed');
+      assert.equal(again.created, first.created, 'the same row');
+      assert.equal((await ctx.db.selectFrom('oauth_clients').select('id').where('account_id', '=', 0).execute()).length, 1);
     });
 
     test('no scope asked is every scope; a bad scope goes back to the client as invalid_scope', async (t) => {

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
-import { findClientById, insertClientIfAbsent, updateClientRedirect } from './oauth-client.repository.ts';
+import { upsertInstallationClient } from './oauth-client.repository.ts';
 
 /** Account 0 has no users: its clients belong to the installation and no account lists them. */
 export const INSTALLATION_ACCOUNT_ID = 0;
@@ -21,7 +21,7 @@ export function consoleRedirectUri(baseUrl: string): string {
 export async function ensureConsoleClient(ctx: Context): Promise<void> {
   const redirectUri = consoleRedirectUri(ctx.config.publicUrl ?? `http://127.0.0.1:${ctx.config.port}`);
   const now = toTimestamp(ctx.clock.nowMs());
-  await insertClientIfAbsent(ctx.db, {
+  await upsertInstallationClient(ctx.db, {
     id: CONSOLE_CLIENT_ID,
     account_id: INSTALLATION_ACCOUNT_ID,
     label: 'Cumulo console',
@@ -32,6 +32,4 @@ export async function ensureConsoleClient(ctx: Context): Promise<void> {
     created: now,
     updated: now,
   });
-  const row = await findClientById(ctx.db, CONSOLE_CLIENT_ID);
-  if (row && row.redirect_uri !== redirectUri) await updateClientRedirect(ctx.db, CONSOLE_CLIENT_ID, redirectUri, now);
 }

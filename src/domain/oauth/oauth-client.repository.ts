@@ -57,19 +57,19 @@ export async function findClientById(db: Kysely<Database>, id: string): Promise<
   return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertClientIfAbsent(db: Kysely<Database>, values: Insertable<OAuthClientTable>): Promise<void> {
+/**
+ * Writes a client the installation owns: inserted once (parallel starts agree on the one row), and
+ * afterwards only its redirect URI follows `values`, when it differs.
+ */
+export async function upsertInstallationClient(db: Kysely<Database>, values: Insertable<OAuthClientTable>): Promise<void> {
   await db
     .insertInto('oauth_clients')
     .values(values)
-    .onConflict((oc) => oc.column('id').doNothing())
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({ redirect_uri: values.redirect_uri, updated: values.updated })
+        .where('oauth_clients.redirect_uri', '<>', values.redirect_uri),
+    )
     .execute();
-}
-
-export async function updateClientRedirect(
-  db: Kysely<Database>,
-  id: string,
-  redirectUri: string,
-  updated: string,
-): Promise<void> {
-  await db.updateTable('oauth_clients').set({ redirect_uri: redirectUri, updated }).where('id', '=', id).execute();
 }
