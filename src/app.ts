@@ -13,6 +13,7 @@ import { registerConsole } from './http/console.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
+import { lenientBody } from './http/lenient-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
 import { registerRequestLog, serializeRequest } from './http/request-log.ts';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
     if (access) await checkAccess(ctx, request, access);
   });
   app.addHook('preValidation', rejectNulCharacters);
+  app.addHook('preValidation', lenientBody);
 
   registerMetrics(app, ctx);
   registerRequestLog(app);
