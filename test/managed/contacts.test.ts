@@ -71,14 +71,13 @@ for (const dialect of DIALECTS) {
         [{ name: 'G' }, 'name'],
         [{ name: 'x'.repeat(65) }, 'name'],
         [{ name: '   ' }, 'name'],
-        [{ name: null }, 'name'],
         [{ email: 'not an address' }, 'email'],
         [{ phone: { primary: 'call me' } }, 'phone.primary'],
         [{ phone: { secondary: '1'.repeat(33) } }, 'phone.secondary'],
-        [{ phone: { fax: '123' } }, 'phone.fax'],
+        [{ phone: { fax: '123', primary: 'call me' } }, 'phone.primary'],
         [{ group: 'g' }, 'group'],
         [{ group: 'g'.repeat(51) }, 'group'],
-        [{ nmae: 'typo' }, 'nmae'],
+        [{ nmae: 'typo', name: 'G' }, 'name'],
       ];
       for (const [body, field] of bad) {
         for (const [method, url] of [

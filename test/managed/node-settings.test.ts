@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
         [{ ip: 'ANY' }, 'ssh.ip'],
         [{ user: 'u'.repeat(33) }, 'ssh.user'],
         [{ access: 'yes' }, 'ssh.access'],
-        [{ host: 'x' }, 'ssh.host'],
+        [{ host: 'x', port: 0 }, 'ssh.port'],
       ];
       for (const [ssh, field] of refusals) {
         const res = await put(app, node.id, ssh);
@@ -91,6 +91,10 @@ for (const dialect of DIALECTS) {
         assert.equal(res.body.errors[0].field, field, JSON.stringify(res.body));
       }
       assert.deepEqual((await app.request('GET', url)).body, echoed.body, 'nothing changed');
+      const host = await put(app, node.id, { host: 'x' });
+      assert.equal(host.status, 200, JSON.stringify(host.body));
+      assert.equal(host.headers.warning, '299 - "ignored unknown fields: ssh.host"');
+      assert.deepEqual(host.body, echoed.body, 'an ignored key changes nothing');
       assert.deepEqual((await app.request('GET', `/v4/managed/node-settings/${other.id}`)).body.ssh, DEFAULTS);
 
       const back = await put(app, node.id, { ip: 'any', port: 65535, user: '' });

@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
         ['ranges', { node_id: 987654 }, 'node_id'],
         ['ranges', { node_id: node.id, prefix_length: 48 }, 'prefix_length'],
         ['ranges', { node_id: node.id, prefix_length: '64' }, 'prefix_length'],
-        ['ranges', { node_id: node.id, extra: 1 }, 'extra'],
+        ['ranges', { node_id: node.id, prefix_length: 48, extra: 1 }, 'prefix_length'],
         ['ranges', {}, 'node_id'],
         ['pools', { account_id: 987654, region: 'us-east' }, 'account_id'],
         ['pools', { account_id: me.accountId, region: 'xx-nowhere' }, 'region'],
