@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inCi, installCommand, missingTools } from '../test/helpers/system-tools.ts';
 
 /** Runs every test file under test/ (each one covers both databases). Extra args go to node --test. */
 function testFiles(dir: string): string[] {
@@ -21,4 +22,11 @@ const env = {
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
 };
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...args, ...files], { stdio: 'inherit', env });
+// The tests that need a missing tool skip (or, under CI, fail) with a line of their own, lost among
+// hundreds: the last line says it once.
+const missing = missingTools();
+if (missing.length > 0) {
+  const outcome = inCi() ? 'failed (CI is set)' : 'were skipped';
+  process.stdout.write(`\nTests that need ${missing.join(', ')} ${outcome}; install them with: ${installCommand(missing)}\n`);
+}
 process.exit(result.status ?? 1);

@@ -2,7 +2,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import { registerAdmin } from './admin/admin.plugin.ts';
 import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
-import { pingDatabase } from './db/open.ts';
 import { tokenAuthenticator } from './domain/account/authenticator.ts';
 import type { Principal } from './domain/account/principal.ts';
 import { CONSOLE_CLIENT_ID } from './domain/oauth/console-client.ts';
@@ -15,6 +14,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/cl
 import { registerConsole } from './http/console.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { type Readiness, registerHealth } from './http/health.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
 import { lenientBody } from './http/lenient-body.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -45,8 +45,8 @@ export interface RouteEntry {
   access: Access;
 }
 
-/** Builds the HTTP app on a ready context: error handling, auth, metrics, docs, every v4 route and the admin API. */
-export async function buildApp(ctx: Context): Promise<FastifyInstance> {
+/** Builds the HTTP app on a ready context: error handling, auth, metrics, health, docs, every v4 route and the admin API. */
+export async function buildApp(ctx: Context, readiness: Readiness): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines go through one serializer that keeps credentials out of logged URLs.
     loggerInstance: ctx.log.child({}, { serializers: { req: requestSerializer(CREDENTIAL_PATHS) } }) as FastifyBaseLogger,
@@ -108,11 +108,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   registerRequestLog(app);
   await registerOpenApi(app, VERSION);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    if (!(await pingDatabase(ctx.db))) return reply.status(503).send({ errors: [{ reason: 'database unreachable' }] });
-    return { status: 'ready', database: ctx.dbKind };
-  });
+  registerHealth(app, readiness);
 
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);

@@ -20,6 +20,7 @@ import type { JobHandler } from './jobs/handler.ts';
 import { Worker } from './jobs/worker.ts';
 import { stdoutLogger } from './logger.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
+import { type ServingParts, servingReadiness } from './readiness.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
 import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
 
@@ -101,10 +102,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs, parallel: config.workerParallel });
       worker.start();
     }
-    const app = options.role === 'serve' ? await buildApp(ctx) : null;
+    const parts: ServingParts = { worker, nameserver: null };
+    const app = options.role === 'serve' ? await buildApp(ctx, servingReadiness(ctx, parts)) : null;
     // Last: nothing that can fail comes after it, so the error path below has no sockets to close.
     const nameserver =
       options.role === 'serve' ? await startConfiguredNameserver(ctx, (options.zoneSource ?? databaseZoneSource)(ctx)) : null;
+    parts.nameserver = nameserver;
     return {
       ctx,
       database,

@@ -2,13 +2,24 @@ import { loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { type Runtime, startRuntime } from '../runtime.ts';
+import { onLauncherGone } from './launcher.ts';
 import type { Command } from './main.ts';
 
-/** Resolves on SIGTERM or SIGINT, then closes the runtime gracefully. */
-function closeOnSignal(runtime: Runtime): Promise<number> {
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Resolves once the runtime has closed gracefully, on SIGTERM, SIGINT or SIGHUP, or when the
+ * launcher that started the process (`npm start`, `npx cumulo`) has ended. A second signal of the
+ * same kind ends the process at once.
+ */
+function closeOnStop(runtime: Runtime): Promise<number> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      runtime.ctx.log.info({ signal }, 'shutting down: finishing in-flight requests and the running job');
+    let stopping = false;
+    const stop = (reason: { signal: NodeJS.Signals } | { launcher: 'gone' }) => {
+      if (stopping) return;
+      stopping = true;
+      stopWatching();
+      runtime.ctx.log.info(reason, 'shutting down: finishing in-flight requests and the running job');
       runtime.close().then(
         () => resolve(0),
         (err: unknown) => {
@@ -17,8 +28,8 @@ function closeOnSignal(runtime: Runtime): Promise<number> {
         },
       );
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    for (const signal of STOP_SIGNALS) process.once(signal, () => stop({ signal }));
+    const stopWatching = onLauncherGone(() => stop({ launcher: 'gone' }));
   });
 }
 
@@ -59,7 +70,7 @@ export const serve: Command = {
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
-    return closeOnSignal(runtime);
+    return closeOnStop(runtime);
   },
 };
 
@@ -70,7 +81,7 @@ export const worker: Command = {
   async run() {
     const runtime = await startRuntime(loadConfig(), { role: 'worker' });
     runtime.ctx.log.info('worker started');
-    return closeOnSignal(runtime);
+    return closeOnStop(runtime);
   },
 };
 

@@ -6,6 +6,8 @@ import type { ZoneSource } from './zone.ts';
 export interface RunningNameserver {
   /** `ip:port`, UDP and TCP alike. */
   address: string;
+  /** Whether it takes queries (false once closing). */
+  listening(): boolean;
   /** Answers the queries in flight, then closes. */
   close(): Promise<void>;
 }
@@ -20,5 +22,5 @@ export async function startConfiguredNameserver(ctx: Context, source: ZoneSource
   const bound = await server.listen(at.host, at.port);
   const address = formatHostPort({ host: bound.host, port: bound.udpPort });
   ctx.log.info({ address }, 'authoritative nameserver listening on UDP and TCP');
-  return { address, close: () => server.close() };
+  return { address, listening: () => server.listening, close: () => server.close() };
 }

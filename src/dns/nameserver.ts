@@ -77,6 +77,7 @@ export class Nameserver {
   readonly #connections = new Set<net.Socket>();
   readonly #inFlight = new Set<Promise<void>>();
   #closing = false;
+  #udpOpen = false;
 
   constructor(options: NameserverOptions) {
     this.#options = { tcpIdleMs: 10_000, maxTcpConnections: 100, maxTcpQueryBytes: 16 * 1024, maxInFlight: 1000, ...options };
@@ -98,10 +99,19 @@ export class Nameserver {
       }
       udp.on('message', (message, peer) => this.#answerUdp(udp, message, peer));
       udp.on('error', (err) => this.#options.log.warn({ err }, 'DNS UDP socket error'));
+      udp.on('close', () => {
+        this.#udpOpen = false;
+      });
       this.#tcp = tcp;
       this.#udp = udp;
+      this.#udpOpen = true;
       return { host, udpPort: tcpPort, tcpPort };
     }
+  }
+
+  /** Whether it takes queries: listening on UDP and TCP, and not closing. */
+  get listening(): boolean {
+    return !this.#closing && this.#udpOpen && this.#tcp?.listening === true;
   }
 
   /** Stops taking queries, waits for those in flight (transfers included), then closes every socket. */

@@ -13,6 +13,10 @@ export interface WorkerOptions {
   parallel?: number;
 }
 
+/** A loop that has not looked for jobs for this many poll intervals (and at least STALL_MIN_MS) is stuck. */
+const STALL_POLLS = 10;
+const STALL_MIN_MS = 3_000;
+
 class LeaseLost extends Error {}
 
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -33,6 +37,8 @@ export class Worker {
   #inFlight = new Set<Promise<void>>();
   #wake: AbortController = new AbortController();
   #id: string;
+  /** When the loop last looked for a job (monotonic milliseconds). */
+  #lastLook = 0;
   processed = 0;
 
   constructor(ctx: Context, handlers: readonly JobHandler[], options: WorkerOptions) {
@@ -48,6 +54,15 @@ export class Worker {
     if (this.#running) return;
     this.#running = true;
     this.#loop = this.#run();
+  }
+
+  /**
+   * Whether the loop runs: started, not stopped, and it has looked for a job within the last few poll
+   * intervals (a loop held by a job that never ends has not).
+   */
+  get alive(): boolean {
+    const stallMs = Math.max(STALL_POLLS * this.#options.pollMs, STALL_MIN_MS);
+    return this.#running && performance.now() - this.#lastLook <= stallMs;
   }
 
   wake(): void {
@@ -73,6 +88,7 @@ export class Worker {
 
   async #run(): Promise<void> {
     while (this.#running) {
+      this.#lastLook = performance.now();
       let claimed = false;
       try {
         claimed = await this.#claimAndStart();

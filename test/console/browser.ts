@@ -7,9 +7,8 @@ import { urlWithSchema } from '../../src/db/postgres.ts';
 import { CONSOLE_DIST } from '../../src/http/console.ts';
 import { type Dialect, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import { systemTool } from '../helpers/system-tools.ts';
 
-/** Debian's Chromium (package `chromium`, which .ci/run installs). */
-export const CHROMIUM = '/usr/bin/chromium';
 export const ADMIN_PASSWORD = 'console test password';
 /** Where each browser test leaves its screenshots. */
 export const SCREENSHOTS = path.resolve('test-artifacts', 'console');
@@ -98,7 +97,7 @@ export async function watchedPage(
 }
 
 export async function launch(t: TestContext): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  const browser = await chromium.launch({ executablePath: systemTool('chromium'), headless: true });
   t.after(() => browser.close());
   return browser;
 }

@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { DIALECTS, tempDir } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
+import { needs } from '../helpers/system-tools.ts';
 import { consoleServer, launch, signIn, watchedPage } from './browser.ts';
 
 const LIVE = { timeout: 60_000 };
@@ -17,7 +18,7 @@ function headStatus(page: Page, status: string) {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`web console in Chromium [${dialect}]`, () => {
+  describe(`web console in Chromium [${dialect}]`, needs('chromium'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const shots: string[] = [];

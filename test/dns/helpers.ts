@@ -9,6 +9,7 @@ import { Nameserver, type NameserverOptions } from '../../src/dns/nameserver.ts'
 import { isInZone } from '../../src/dns/records.ts';
 import { FrameReader, frame } from '../../src/dns/tcp-frames.ts';
 import type { Zone, ZoneRecord, ZoneSource } from '../../src/dns/zone.ts';
+import { systemTool } from '../helpers/system-tools.ts';
 
 const run = promisify(execFile);
 
@@ -148,7 +149,15 @@ function section(output: string, title: string): DigRecord[] {
 
 /** Runs the real dig against 127.0.0.1:`port` (no recursion asked) and reads its answer. */
 export async function dig(port: number, ...args: string[]): Promise<DigAnswer> {
-  const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), '+norecurse', '+tries=1', '+time=5', ...args]);
+  const { stdout } = await run(systemTool('dig'), [
+    '@127.0.0.1',
+    '-p',
+    String(port),
+    '+norecurse',
+    '+tries=1',
+    '+time=5',
+    ...args,
+  ]);
   const status = /status: (\w+)/.exec(stdout)?.[1];
   const flags = /;; flags:([^;]*);/.exec(stdout)?.[1];
   if (status === undefined || flags === undefined) throw new Error(`dig printed no header:\n${stdout}`);
@@ -176,7 +185,7 @@ export interface DigTransfer {
 
 /** A zone transfer (`AXFR`, or `IXFR=serial`) by the real dig from 127.0.0.1:`port`. */
 export async function digTransfer(port: number, zone: string, type = 'AXFR'): Promise<DigTransfer> {
-  const { stdout } = await run('dig', ['@127.0.0.1', '-p', String(port), '+tries=1', '+time=5', zone, type]);
+  const { stdout } = await run(systemTool('dig'), ['@127.0.0.1', '-p', String(port), '+tries=1', '+time=5', zone, type]);
   const lines = stdout.split('\n').filter((l) => l !== '' && !l.startsWith(';'));
   return {
     failed: stdout.includes('; Transfer failed.'),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Nameserver } from '../../src/dns/nameserver.ts';
+import { needs } from '../helpers/system-tools.ts';
 import {
   dig,
   digTransfer,
@@ -16,7 +17,7 @@ import {
 const SOA_DATA = 'ns1.example.com. hostmaster.example.com. 2026010101 14400 3600 604800 300';
 const NEGATIVE_SOA = `example.com. ${SOA_MINIMUM} SOA ${SOA_DATA}`;
 
-describe('the nameserver, asked by dig', () => {
+describe('the nameserver, asked by dig', needs('dig'), () => {
   let port = 0;
   let server: Nameserver | undefined;
   before(async () => {

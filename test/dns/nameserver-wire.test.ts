@@ -9,6 +9,7 @@ import { Rcode, rcodeOf } from '../../src/dns/message.ts';
 import { respond } from '../../src/dns/respond.ts';
 import { frame } from '../../src/dns/tcp-frames.ts';
 import type { Zone } from '../../src/dns/zone.ts';
+import { needs } from '../helpers/system-tools.ts';
 import { dataOf, dig, exampleZone, framedQuery, memorySource, startTestNameserver, tcpExchange, udpExchange } from './helpers.ts';
 
 const source = memorySource([exampleZone()]);
@@ -118,7 +119,7 @@ test('random bytes and mangled queries never crash it: each gets nothing or a de
   );
 });
 
-test('after a burst of garbage over UDP and TCP, dig still gets its answer', async (t) => {
+test('after a burst of garbage over UDP and TCP, dig still gets its answer', needs('dig'), async (t) => {
   const { port } = await startTestNameserver(t, source);
   const samples = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 300 }), { seed: 3, numRuns: 200 });
   const socket = dgram.createSocket('udp4');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
+import { systemTool } from '../helpers/system-tools.ts';
 
 export { eventsOf } from '../identity/helpers.ts';
 
@@ -58,8 +59,9 @@ export function fieldsOf(body: { errors: { field?: string }[] }): (string | unde
 export function checkZone(dir: string, origin: string, lines: readonly string[]): string {
   const file = path.join(dir, `${origin}.zone`);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  const checker = systemTool('named-checkzone');
   try {
-    return execFileSync('named-checkzone', [origin, file], { encoding: 'utf8' });
+    return execFileSync(checker, [origin, file], { encoding: 'utf8' });
   } catch (error) {
     const out = error as { stdout?: string; stderr?: string };
     assert.fail(`named-checkzone refused the zone:\n${out.stdout}${out.stderr}\n--- zone ---\n${lines.join('\n')}`);

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { dig, digTransfer } from '../dns/helpers.ts';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { needs } from '../helpers/system-tools.ts';
 import { addRecord, createDomain, eventsOf } from './helpers.ts';
 
 /** An installation with its nameserver on a free port of 127.0.0.1. */
@@ -24,71 +25,79 @@ async function domainsNamed(app: TestApp, name: string) {
 
 for (const dialect of DIALECTS) {
   describe(`domains served by the nameserver, and imported by AXFR [${dialect}]`, () => {
-    test('what the API writes is answered at once; a TXT record made, found and deleted as certbot does', async (t) => {
-      const { app, port } = await servingApp(t, dialect);
-      const domain = await createDomain(app, { domain: 'served.example' });
-      const www = await addRecord(app, domain.id, { type: 'A', name: 'www', target: '192.0.2.10' });
+    test(
+      'what the API writes is answered at once; a TXT record made, found and deleted as certbot does',
+      needs('dig'),
+      async (t) => {
+        const { app, port } = await servingApp(t, dialect);
+        const domain = await createDomain(app, { domain: 'served.example' });
+        const www = await addRecord(app, domain.id, { type: 'A', name: 'www', target: '192.0.2.10' });
 
-      const first = await dig(port, 'www.served.example', 'A');
-      assert.equal(first.status, 'NOERROR');
-      assert.ok(first.flags.includes('aa'), 'authoritative');
-      assert.deepEqual(
-        first.answer.map((r) => r.data),
-        ['192.0.2.10'],
-      );
-      const ns = await answers(port, 'served.example', 'NS');
-      assert.deepEqual(ns, ['ns1.cumulo.local.', 'ns2.cumulo.local.']);
+        const first = await dig(port, 'www.served.example', 'A');
+        assert.equal(first.status, 'NOERROR');
+        assert.ok(first.flags.includes('aa'), 'authoritative');
+        assert.deepEqual(
+          first.answer.map((r) => r.data),
+          ['192.0.2.10'],
+        );
+        const ns = await answers(port, 'served.example', 'NS');
+        assert.deepEqual(ns, ['ns1.cumulo.local.', 'ns2.cumulo.local.']);
 
-      const put = await app.request('PUT', `/v4/domains/${domain.id}/records/${www.id}`, { body: { target: '192.0.2.11' } });
-      assert.equal(put.status, 200);
-      assert.deepEqual(await answers(port, 'www.served.example', 'A'), ['192.0.2.11'], 'the change is answered at once');
+        const put = await app.request('PUT', `/v4/domains/${domain.id}/records/${www.id}`, { body: { target: '192.0.2.11' } });
+        assert.equal(put.status, 200);
+        assert.deepEqual(await answers(port, 'www.served.example', 'A'), ['192.0.2.11'], 'the change is answered at once');
 
-      // The DNS-01 challenge: create the TXT record, find it by name and type, delete it.
-      const challenge = await addRecord(app, domain.id, { type: 'TXT', name: '_acme-challenge', target: 'token-123' });
-      assert.deepEqual(await answers(port, '_acme-challenge.served.example', 'TXT'), ['"token-123"']);
-      const found = await app.request('GET', `/v4/domains/${domain.id}/records`, {
-        headers: { 'x-filter': JSON.stringify({ name: '_acme-challenge', type: 'TXT' }) },
-      });
-      assert.deepEqual(
-        found.body.data.map((r: { id: number }) => r.id),
-        [challenge.id],
-      );
-      const gone = await app.request('DELETE', `/v4/domains/${domain.id}/records/${challenge.id}`);
-      assert.equal(gone.status, 200);
-      const after = await dig(port, '_acme-challenge.served.example', 'TXT');
-      assert.equal(after.status, 'NXDOMAIN');
+        // The DNS-01 challenge: create the TXT record, find it by name and type, delete it.
+        const challenge = await addRecord(app, domain.id, { type: 'TXT', name: '_acme-challenge', target: 'token-123' });
+        assert.deepEqual(await answers(port, '_acme-challenge.served.example', 'TXT'), ['"token-123"']);
+        const found = await app.request('GET', `/v4/domains/${domain.id}/records`, {
+          headers: { 'x-filter': JSON.stringify({ name: '_acme-challenge', type: 'TXT' }) },
+        });
+        assert.deepEqual(
+          found.body.data.map((r: { id: number }) => r.id),
+          [challenge.id],
+        );
+        const gone = await app.request('DELETE', `/v4/domains/${domain.id}/records/${challenge.id}`);
+        assert.equal(gone.status, 200);
+        const after = await dig(port, '_acme-challenge.served.example', 'TXT');
+        assert.equal(after.status, 'NXDOMAIN');
 
-      const refused = await dig(port, 'elsewhere.example', 'A');
-      assert.equal(refused.status, 'REFUSED', 'names outside every zone');
-      await app.request('PUT', `/v4/domains/${domain.id}`, { body: { status: 'disabled' } });
-      assert.equal((await dig(port, 'www.served.example', 'A')).status, 'REFUSED', 'a disabled domain is not served');
-    });
+        const refused = await dig(port, 'elsewhere.example', 'A');
+        assert.equal(refused.status, 'REFUSED', 'names outside every zone');
+        await app.request('PUT', `/v4/domains/${domain.id}`, { body: { status: 'disabled' } });
+        assert.equal((await dig(port, 'www.served.example', 'A')).status, 'REFUSED', 'a disabled domain is not served');
+      },
+    );
 
-    test('import: a zone transferred from another installation becomes a master domain with its records', async (t) => {
-      const source = await servingApp(t, dialect);
-      const target = await buildTestApp(t, { dialect });
-      const me = await admin(target);
-      const zone = await createDomain(source.app, { domain: 'moving.example', axfr_ips: ['127.0.0.1'], ttl_sec: 3600 });
-      await addRecord(source.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.20' });
-      await addRecord(source.app, zone.id, { type: 'MX', name: '', target: 'mail.moving.example', priority: 10 });
-      await addRecord(source.app, zone.id, { type: 'TXT', name: '', target: 'v=spf1 -all' });
-      assert.equal((await digTransfer(source.port, 'moving.example')).failed, false, 'dig may transfer it');
+    test(
+      'import: a zone transferred from another installation becomes a master domain with its records',
+      needs('dig'),
+      async (t) => {
+        const source = await servingApp(t, dialect);
+        const target = await buildTestApp(t, { dialect });
+        const me = await admin(target);
+        const zone = await createDomain(source.app, { domain: 'moving.example', axfr_ips: ['127.0.0.1'], ttl_sec: 3600 });
+        await addRecord(source.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.20' });
+        await addRecord(source.app, zone.id, { type: 'MX', name: '', target: 'mail.moving.example', priority: 10 });
+        await addRecord(source.app, zone.id, { type: 'TXT', name: '', target: 'v=spf1 -all' });
+        assert.equal((await digTransfer(source.port, 'moving.example')).failed, false, 'dig may transfer it');
 
-      const res = await target.request('POST', '/v4/domains/import', {
-        body: { domain: 'Moving.Example', remote_nameserver: `127.0.0.1:${source.port}` },
-      });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.deepEqual(
-        [res.body.domain, res.body.type, res.body.status, res.body.soa_email, res.body.ttl_sec],
-        ['moving.example', 'master', 'active', 'hostmaster@example.org', 3600],
-      );
-      const records = await target.request('GET', `/v4/domains/${res.body.id}/records`);
-      assert.deepEqual(
-        records.body.data.map((r: { type: string; name: string; target: string }) => `${r.type} ${r.name} ${r.target}`).sort(),
-        ['A www 192.0.2.20', 'MX  mail.moving.example', 'TXT  v=spf1 -all'],
-      );
-      assert.equal((await eventsOf(target, me.accountId, 'dns_zone_import')).length, 1);
-    });
+        const res = await target.request('POST', '/v4/domains/import', {
+          body: { domain: 'Moving.Example', remote_nameserver: `127.0.0.1:${source.port}` },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(
+          [res.body.domain, res.body.type, res.body.status, res.body.soa_email, res.body.ttl_sec],
+          ['moving.example', 'master', 'active', 'hostmaster@example.org', 3600],
+        );
+        const records = await target.request('GET', `/v4/domains/${res.body.id}/records`);
+        assert.deepEqual(
+          records.body.data.map((r: { type: string; name: string; target: string }) => `${r.type} ${r.name} ${r.target}`).sort(),
+          ['A www 192.0.2.20', 'MX  mail.moving.example', 'TXT  v=spf1 -all'],
+        );
+        assert.equal((await eventsOf(target, me.accountId, 'dns_zone_import')).length, 1);
+      },
+    );
 
     test('import refuses a transfer that fails, naming remote_nameserver, and makes nothing', async (t) => {
       const source = await servingApp(t, dialect);

@@ -6,6 +6,7 @@ import { Rcode, rcodeOf } from '../../src/dns/message.ts';
 import { dig, udpExchange } from '../dns/helpers.ts';
 import { buildTestApp, DIALECTS, type Dialect, type TestApp, tempDir } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
+import { needs } from '../helpers/system-tools.ts';
 import { addRecord, checkZone, createDomain, serialOf } from './helpers.ts';
 
 type BuildContext = Parameters<typeof buildTestApp>[0];
@@ -76,63 +77,67 @@ async function later(app: TestApp, seconds: number): Promise<void> {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`slave domains follow their masters by SOA check and AXFR [${dialect}]`, () => {
-    test('a slave transfers its master, serves and renders the copy, and follows changes at the refresh time', async (t) => {
-      const master = await servingApp(t, dialect);
-      const slave = await servingApp(t, dialect, master.port);
-      const zone = await createDomain(master.app, { domain: 'follow.example', axfr_ips: ['127.0.0.1'] });
-      await addRecord(master.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.10' });
-      await addRecord(master.app, zone.id, { type: 'MX', name: '', target: 'mail.follow.example', priority: 10 });
+  describe(`slave domains follow their masters by SOA check and AXFR [${dialect}]`, needs('dig'), () => {
+    test(
+      'a slave transfers its master, serves and renders the copy, and follows changes at the refresh time',
+      needs('named-checkzone'),
+      async (t) => {
+        const master = await servingApp(t, dialect);
+        const slave = await servingApp(t, dialect, master.port);
+        const zone = await createDomain(master.app, { domain: 'follow.example', axfr_ips: ['127.0.0.1'] });
+        await addRecord(master.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.10' });
+        await addRecord(master.app, zone.id, { type: 'MX', name: '', target: 'mail.follow.example', priority: 10 });
 
-      const res = await slave.app.request('POST', '/v4/domains', {
-        body: { domain: 'follow.example', type: 'slave', master_ips: ['127.0.0.1'], refresh_sec: 300, retry_sec: 300 },
-      });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      const copy = res.body;
-      assert.equal((await dig(slave.port, 'www.follow.example', 'A')).status, 'REFUSED', 'nothing served before a transfer');
+        const res = await slave.app.request('POST', '/v4/domains', {
+          body: { domain: 'follow.example', type: 'slave', master_ips: ['127.0.0.1'], refresh_sec: 300, retry_sec: 300 },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const copy = res.body;
+        assert.equal((await dig(slave.port, 'www.follow.example', 'A')).status, 'REFUSED', 'nothing served before a transfer');
 
-      await runDueJobs(slave.app);
-      const served = await dig(slave.port, 'www.follow.example', 'A');
-      assert.equal(served.status, 'NOERROR');
-      assert.ok(served.flags.includes('aa'), 'authoritative for the copy');
-      assert.deepEqual(
-        served.answer.map((r) => r.data),
-        ['192.0.2.10'],
-      );
-      assert.deepEqual(await answers(slave.port, 'follow.example', 'MX'), ['10 mail.follow.example.']);
-      assert.equal((await dig(slave.port, 'nothing.follow.example', 'A')).status, 'NXDOMAIN');
-      const masterSoa = await answers(master.port, 'follow.example', 'SOA');
-      assert.deepEqual(await answers(slave.port, 'follow.example', 'SOA'), masterSoa, "the master's SOA, serial and all");
+        await runDueJobs(slave.app);
+        const served = await dig(slave.port, 'www.follow.example', 'A');
+        assert.equal(served.status, 'NOERROR');
+        assert.ok(served.flags.includes('aa'), 'authoritative for the copy');
+        assert.deepEqual(
+          served.answer.map((r) => r.data),
+          ['192.0.2.10'],
+        );
+        assert.deepEqual(await answers(slave.port, 'follow.example', 'MX'), ['10 mail.follow.example.']);
+        assert.equal((await dig(slave.port, 'nothing.follow.example', 'A')).status, 'NXDOMAIN');
+        const masterSoa = await answers(master.port, 'follow.example', 'SOA');
+        assert.deepEqual(await answers(slave.port, 'follow.example', 'SOA'), masterSoa, "the master's SOA, serial and all");
 
-      const lines = await zoneFile(slave.app, copy.id);
-      assert.equal(serialOf(lines), Number(masterSoa[0]?.split(' ')[2]), 'the copy is rendered with the serial it has');
-      checkZone(tempDir(t), 'follow.example', lines);
-      assert.deepEqual((await slave.app.request('GET', `/v4/domains/${copy.id}/records`)).body.data, []);
-      const own = await slave.app.request('POST', `/v4/domains/${copy.id}/records`, {
-        body: { type: 'A', name: 'extra', target: '192.0.2.99' },
-      });
-      assert.equal(own.status, 400, 'records of a slave are changed on its master');
-      assert.match(own.body.errors[0].reason, /slave domain/);
+        const lines = await zoneFile(slave.app, copy.id);
+        assert.equal(serialOf(lines), Number(masterSoa[0]?.split(' ')[2]), 'the copy is rendered with the serial it has');
+        checkZone(tempDir(t), 'follow.example', lines);
+        assert.deepEqual((await slave.app.request('GET', `/v4/domains/${copy.id}/records`)).body.data, []);
+        const own = await slave.app.request('POST', `/v4/domains/${copy.id}/records`, {
+          body: { type: 'A', name: 'extra', target: '192.0.2.99' },
+        });
+        assert.equal(own.status, 400, 'records of a slave are changed on its master');
+        assert.match(own.body.errors[0].reason, /slave domain/);
 
-      // A change on the master reaches the slave at its next check, not before.
-      await addRecord(master.app, zone.id, { type: 'A', name: 'new', target: '192.0.2.11' });
-      assert.equal((await dig(slave.port, 'new.follow.example', 'A')).status, 'NXDOMAIN');
-      const before = await slaveState(slave.app, copy.id);
-      await later(slave.app, 290);
-      assert.equal((await dig(slave.port, 'new.follow.example', 'A')).status, 'NXDOMAIN', 'not before the refresh time');
-      await later(slave.app, 10);
-      assert.deepEqual(await answers(slave.port, 'new.follow.example', 'A'), ['192.0.2.11']);
-      const after = await slaveState(slave.app, copy.id);
-      assert.ok(Number(after.serial) > Number(before.serial), 'the newer serial was transferred');
-      assert.ok(serialOf(await zoneFile(slave.app, copy.id)) === Number(after.serial), 'and rendered');
+        // A change on the master reaches the slave at its next check, not before.
+        await addRecord(master.app, zone.id, { type: 'A', name: 'new', target: '192.0.2.11' });
+        assert.equal((await dig(slave.port, 'new.follow.example', 'A')).status, 'NXDOMAIN');
+        const before = await slaveState(slave.app, copy.id);
+        await later(slave.app, 290);
+        assert.equal((await dig(slave.port, 'new.follow.example', 'A')).status, 'NXDOMAIN', 'not before the refresh time');
+        await later(slave.app, 10);
+        assert.deepEqual(await answers(slave.port, 'new.follow.example', 'A'), ['192.0.2.11']);
+        const after = await slaveState(slave.app, copy.id);
+        assert.ok(Number(after.serial) > Number(before.serial), 'the newer serial was transferred');
+        assert.ok(serialOf(await zoneFile(slave.app, copy.id)) === Number(after.serial), 'and rendered');
 
-      // No change on the master: the check finds the serial current and transfers nothing.
-      await later(slave.app, 300);
-      const current = await slaveState(slave.app, copy.id);
-      assert.equal(current.transferred, after.transferred, 'no transfer for the same serial');
-      assert.notEqual(current.checked, after.checked, 'but the check is recorded');
-      assert.equal(current.last_error, null);
-    });
+        // No change on the master: the check finds the serial current and transfers nothing.
+        await later(slave.app, 300);
+        const current = await slaveState(slave.app, copy.id);
+        assert.equal(current.transferred, after.transferred, 'no transfer for the same serial');
+        assert.notEqual(current.checked, after.checked, 'but the check is recorded');
+        assert.equal(current.last_error, null);
+      },
+    );
 
     test('masters that cannot be asked: retried, the copy served until it expires, and a change of masters asks at once', async (t) => {
       const master = await servingApp(t, dialect);

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { buildTestApp, DIALECTS, type TestApp, tempDir } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
+import { needs } from '../helpers/system-tools.ts';
 import { addRecord, checkZone, createDomain, fieldsOf, renderedZone, serialOf } from './helpers.ts';
 
 /** A domain with a record of every type, some of every shape a type takes. */
@@ -52,7 +53,7 @@ describe('CUMULO_DNS_NAMESERVERS', () => {
 
 for (const dialect of DIALECTS) {
   describe(`zone files [${dialect}]`, () => {
-    test('a zone with every record type renders as a master file named-checkzone loads', async (t) => {
+    test('a zone with every record type renders as a master file named-checkzone loads', needs('named-checkzone'), async (t) => {
       const app = await buildTestApp(t, { dialect, config: { hostname: 'cloud.example.net' } });
       const zone = await everyType(app, 'every-type.example');
       const lines = await renderedZone(app, zone.id);

@@ -1,27 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { DIALECTS } from '../helpers/app.ts';
+import { needs, systemTool } from '../helpers/system-tools.ts';
 import { createEmptyNode } from '../nodes/helpers.ts';
 import { cumulo, type OperatorApp, ok, operatorApp } from '../operator/helpers.ts';
 import { createFirewall, rule, setStatus } from './helpers.ts';
 
 const URL = '/v4/networking/firewalls';
-
-/** The nft binary (Debian package nftables); a clear failure, never a skip, when it is missing. */
-function nftPath(): string {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/sbin'];
-  for (const dir of dirs.filter(Boolean)) {
-    const candidate = path.join(dir, 'nft');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  assert.fail('nft not found: install nftables (apt-get install -y nftables) to run the firewall ruleset tests');
-}
 
 function run(command: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -42,13 +28,13 @@ function run(command: string[], input: string): Promise<{ code: number; stdout: 
 
 /** `nft -c`: the ruleset parses and the kernel would take it, checked in a network namespace of its own. */
 async function assertNftAccepts(ruleset: string): Promise<void> {
-  const res = await run(['unshare', '-rn', nftPath(), '-c', '-f', '-'], ruleset);
+  const res = await run(['unshare', '-rn', systemTool('nft'), '-c', '-f', '-'], ruleset);
   assert.equal(res.code, 0, `nft -c refused the ruleset:\n${res.stderr}\n${ruleset}`);
 }
 
 /** Loads the ruleset for real in a fresh network namespace and answers what `nft list ruleset` shows there. */
 async function nftLoad(ruleset: string): Promise<string> {
-  const nft = nftPath();
+  const nft = systemTool('nft');
   const res = await run(['unshare', '-rn', 'sh', '-c', '"$0" -f - && "$0" list ruleset', nft], ruleset);
   assert.equal(res.code, 0, `nft -f refused the ruleset:\n${res.stderr}\n${ruleset}`);
   return res.stdout;
@@ -83,7 +69,7 @@ const STATEFUL = [
 ];
 
 for (const dialect of DIALECTS) {
-  describe(`firewall as nftables [${dialect}]`, () => {
+  describe(`firewall as nftables [${dialect}]`, needs('nft'), () => {
     test('every protocol, port form and address form renders to a ruleset nft takes, and loads as rendered', async (t) => {
       const app = await operatorApp(t, dialect);
       const node = await createEmptyNode(app, { label: 'web-1' });

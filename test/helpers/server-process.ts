@@ -4,7 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(ROOT, 'bin', 'cumulo.ts');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -36,12 +37,32 @@ export async function startServerProcess(
   script: string = BIN,
   logFile?: string,
 ): Promise<ServerProcess> {
+  return startServer([process.execPath, script, ...args], env, { logFile });
+}
+
+/**
+ * Starts the server through a launcher such as `npm start` or `npx cumulo serve` (`command`, run in
+ * the repository), as the leader of a process group of its own that the test may end whole.
+ */
+export async function startLaunchedServer(command: string[], env: Record<string, string>): Promise<ServerProcess> {
+  return startServer(command, env, { cwd: ROOT, detached: true });
+}
+
+async function startServer(
+  [file, ...args]: string[],
+  env: Record<string, string>,
+  options: { logFile?: string | undefined; cwd?: string; detached?: boolean },
+): Promise<ServerProcess> {
+  if (file === undefined) throw new Error('no command');
+  const { logFile } = options;
   const port = await freePort();
   let out = '';
   const logFd = logFile === undefined ? undefined : fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(file, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    detached: options.detached ?? false,
   });
   if (logFd !== undefined) fs.closeSync(logFd);
   child.stdout?.on('data', (d) => {
@@ -63,10 +84,20 @@ export async function startServerProcess(
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      endProcess(child, options.detached ?? false);
       throw new Error(`server did not become healthy:\n${output()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   return { baseUrl, child, output, exited };
+}
+
+/** SIGKILL to the process, or to its whole process group when it leads one. */
+export function endProcess(child: ChildProcess, group: boolean): void {
+  try {
+    if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    // already gone
+  }
 }

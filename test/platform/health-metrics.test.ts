@@ -5,22 +5,11 @@ import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
 for (const dialect of DIALECTS) {
   describe(`health and metrics [${dialect}]`, () => {
-    test('healthz and readyz answer without a token', async (t) => {
+    test('healthz answers without a token (readyz: readiness.test.ts)', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const health = await app.request('GET', '/healthz', { token: null });
       assert.equal(health.status, 200);
       assert.equal(health.body.status, 'ok');
-      const ready = await app.request('GET', '/readyz', { token: null });
-      assert.equal(ready.status, 200);
-      assert.equal(ready.body.database, dialect);
-    });
-
-    test('readyz is 503 once the database is gone', async (t) => {
-      const app = await buildTestApp(t, { dialect });
-      await app.runtime.database.close();
-      const ready = await app.request('GET', '/readyz', { token: null });
-      assert.equal(ready.status, 503);
-      assert.ok(ready.body.errors[0].reason);
     });
 
     test('metrics count requests per route and status, with latency and queue depth', async (t) => {
