@@ -24,6 +24,8 @@ export const ConfigSchema = Type.Object({
   bootstrapPassword: Type.Optional(Type.String({ minLength: 8, maxLength: 128, pattern: '\\S' })),
   timeScale: Type.Number({ exclusiveMinimum: 0 }),
   logLevel: LogLevel,
+  /** `json` or `pretty` (short lines); unset, pretty on a terminal and JSON otherwise (src/logger.ts). */
+  logFormat: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pretty')])),
   catalogPath: Type.Optional(Type.String({ minLength: 1 })),
   /** The public address clients use; upload URLs and entity urls are built on it. */
   publicUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
@@ -79,6 +81,7 @@ export interface Config {
   readonly bootstrapPassword?: string;
   readonly timeScale: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logFormat?: 'json' | 'pretty';
   readonly catalogPath?: string;
   readonly publicUrl?: string;
   readonly hostname: string;
@@ -119,6 +122,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   bootstrapPassword: 'CUMULO_BOOTSTRAP_PASSWORD',
   timeScale: 'CUMULO_TIME_SCALE',
   logLevel: 'LOG_LEVEL',
+  logFormat: 'LOG_FORMAT',
   catalogPath: 'CUMULO_CATALOG',
   publicUrl: 'CUMULO_PUBLIC_URL',
   hostname: 'CUMULO_HOSTNAME',
@@ -219,6 +223,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bootstrapPassword: env.CUMULO_BOOTSTRAP_PASSWORD || undefined,
     timeScale: numberOr(env.CUMULO_TIME_SCALE, 1),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: env.LOG_FORMAT || undefined,
     catalogPath: env.CUMULO_CATALOG || undefined,
     publicUrl: env.CUMULO_PUBLIC_URL || undefined,
     hostname: env.CUMULO_HOSTNAME ? hostName(env.CUMULO_HOSTNAME) : undefined,

@@ -52,7 +52,7 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const log = options.logger ?? stdoutLogger(config.logLevel);
+  const log = options.logger ?? stdoutLogger(config.logLevel, config.logFormat);
   secureDataDir(config.dataDir);
   // Before the database: a start that cannot read its key changes nothing.
   const secrets = openSecretBox(config);

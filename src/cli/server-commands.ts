@@ -1,9 +1,11 @@
 import { loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
+import { consoleBuilt } from '../http/console.ts';
 import { type Runtime, startRuntime } from '../runtime.ts';
 import { onLauncherGone } from './launcher.ts';
 import type { Command } from './main.ts';
+import { startBanner } from './start-banner.ts';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -43,32 +45,16 @@ export const serve: Command = {
     const app = runtime.app;
     if (!app) throw new Error('serve started without an HTTP app');
     const address = await app.listen({ port: config.port, host: config.host });
-    const base = `${address}/v4`;
-    const bootstrap = runtime.bootstrap?.kind === 'created' ? runtime.bootstrap : null;
-    const lines = [`Cumulo is ready at ${base} (database: ${runtime.database.location})`];
-    if (bootstrap?.password) {
-      lines.push(
-        '',
-        `Sign in to the console at ${address}/ as "${bootstrap.username}" with this password, shown only this once:`,
-        '',
-        `  ${bootstrap.password}`,
-        '',
-        `Change it with: npx cumulo user set-password --username ${bootstrap.username}`,
-      );
-    }
-    if (bootstrap && !config.bootstrapToken) {
-      lines.push(
-        '',
-        `A personal access token for user "${bootstrap.username}" (scope *), shown only this once:`,
-        '',
-        `  ${bootstrap.token}`,
-        '',
-        `Try: curl -H "Authorization: Bearer ${bootstrap.token}" ${base}/profile`,
-        'More tokens: npx cumulo token create --username admin (or POST /v4/profile/tokens).',
-        '',
-      );
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(
+      startBanner({
+        address,
+        database: runtime.database.location,
+        bootstrap: runtime.bootstrap,
+        fixedToken: config.bootstrapToken !== undefined,
+        fixedPassword: config.bootstrapPassword !== undefined,
+        consoleBuilt: consoleBuilt(),
+      }),
+    );
     if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
     return closeOnStop(runtime);
   },

@@ -1,10 +1,10 @@
 import type { FastifySchema } from 'fastify';
-import { pino } from 'pino';
 import type { TSchema } from 'typebox';
 import { loadConfig } from '../config.ts';
 import type { Context } from '../context.ts';
 import { fail } from '../errors.ts';
 import { validationErrors, validatorCompiler } from '../http/validation.ts';
+import { stderrLogger } from '../logger.ts';
 import { startRuntime } from '../runtime.ts';
 import type { Command } from './main.ts';
 
@@ -45,7 +45,7 @@ export function wholeNumber(values: Values, name: string, what: string): number 
 export function tool(run: (ctx: Context, values: Values) => Promise<string>): Command['run'] {
   return async (values) => {
     const config = loadConfig();
-    const runtime = await startRuntime(config, { role: 'tool', logger: pino({ level: config.logLevel }, pino.destination(2)) });
+    const runtime = await startRuntime(config, { role: 'tool', logger: stderrLogger(config.logLevel, config.logFormat) });
     try {
       process.stdout.write(await run(runtime.ctx, values));
       return 0;

@@ -8,6 +8,11 @@ import { API_PREFIX } from './openapi.ts';
 /** Where `npm install` (the prepare script: vite build) puts the web console. */
 export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
 
+/** Whether the console's build is there to serve (else `/` says how to build it). */
+export function consoleBuilt(): boolean {
+  return fs.existsSync(path.join(CONSOLE_DIST, 'index.html'));
+}
+
 /**
  * The web console at `/`: a page built on the public v4 API alone, signing in through this server's
  * OAuth authorization server as the public client start-up registers. Its files are the build's
@@ -29,7 +34,7 @@ export async function registerConsole(app: FastifyInstance, clientId: string): P
     };
   });
 
-  if (!fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
+  if (!consoleBuilt()) {
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>
       reply
         .status(503)

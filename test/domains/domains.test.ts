@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { addRecord, createDomain, domainBody, eventsOf, fieldsOf, freshDomain } from './helpers.ts';
+import { addRecord, createDomain, domainBody, eventsOf, fieldsOf, freshDomain, renderedZone } from './helpers.ts';
 
 const URL = '/v4/domains';
 
@@ -127,16 +127,18 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    test('expire, refresh, retry and ttl seconds: 0 stays (the default), others round to the nearest valid value', async (t) => {
+    test('expire, refresh, retry and ttl seconds: 0 stays (the default), others round up to a valid value', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const rounded: [number, number][] = [
         [0, 0],
         [1, 300],
-        [1000, 300],
-        [2000, 3600],
-        [5400, 7200],
-        [86401, 86400],
-        [300000, 345600],
+        [300, 300],
+        [301, 3600],
+        [1000, 3600],
+        [4000, 7200],
+        [86401, 172800],
+        [90000, 172800],
+        [2419200, 2419200],
         [99999999, 2419200],
       ];
       for (const [sent, stored] of rounded) {
@@ -147,10 +149,19 @@ for (const dialect of DIALECTS) {
           `${sent}`,
         );
       }
-      const updated = await app.request('PUT', `${URL}/${(await createDomain(app)).id}`, { body: { ttl_sec: 4000 } });
-      assert.equal(updated.body.ttl_sec, 3600);
-      const negative = await app.request('POST', URL, { body: domainBody({ retry_sec: -1 }) });
-      assert.deepEqual([negative.status, fieldsOf(negative.body)], [400, ['retry_sec']]);
+      const id = (await createDomain(app, { refresh_sec: 3600 })).id;
+      const updated = await app.request('PUT', `${URL}/${id}`, { body: { ttl_sec: 4000 } });
+      assert.deepEqual([updated.body.ttl_sec, updated.body.refresh_sec], [7200, 3600], 'what was not sent is kept');
+      const soa = (await renderedZone(app, id)).find((line) => / IN SOA /.test(line))?.split(/\s+/);
+      assert.deepEqual(
+        [soa?.[1], ...(soa?.slice(7) ?? [])],
+        ['7200', '3600', '14400', '1209600', '7200'],
+        '0 serves the default',
+      );
+      for (const field of ['expire_sec', 'refresh_sec', 'retry_sec', 'ttl_sec']) {
+        const negative = await app.request('POST', URL, { body: domainBody({ [field]: -1 }) });
+        assert.deepEqual([negative.status, fieldsOf(negative.body)], [400, [field]]);
+      }
     });
 
     test('update: the fields sent over the stored ones, checked whole; rename under the same uniqueness; event dns_zone_update', async (t) => {

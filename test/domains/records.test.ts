@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
-import { addRecord, createDomain, eventsOf, fieldsOf } from './helpers.ts';
+import { addRecord, createDomain, eventsOf, fieldsOf, renderedZone } from './helpers.ts';
 
 /** A fresh domain and a way to post records to it. */
 async function zone(app: TestApp) {
@@ -200,14 +200,25 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([a.priority, a.weight, a.port, a.service, a.protocol, a.tag], [0, 0, 0, null, null, null]);
     });
 
-    test('ttl_sec rounds to the nearest valid value; 0 (the default) is the domain TTL', async (t) => {
+    test('ttl_sec rounds to the nearest valid value, a tie up, 0 to 300; left out, 0 serves the domain TTL', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const z = await zone(app);
       const ttls = [];
-      for (const ttl of [0, 1, 1900, 2000, 604800, 700000, 10 ** 9]) {
+      for (const ttl of [0, 1, 300, 1900, 1950, 2000, 604800, 700000, 10 ** 9]) {
         ttls.push((await z.add({ type: 'A', target: '192.0.2.1', ttl_sec: ttl })).ttl_sec);
       }
-      assert.deepEqual(ttls, [0, 300, 300, 3600, 604800, 604800, 2419200]);
+      assert.deepEqual(ttls, [300, 300, 300, 300, 3600, 3600, 604800, 604800, 2419200]);
+      const negative = await z.post({ type: 'A', target: '192.0.2.1', ttl_sec: -1 });
+      assert.deepEqual([negative.status, fieldsOf(negative.body)], [400, ['ttl_sec']]);
+
+      const plain = await z.add({ type: 'A', name: 'plain', target: '192.0.2.2' });
+      assert.equal(plain.ttl_sec, 0, "left out: the domain's TTL");
+      const put = (body: unknown) => app.request('PUT', `${z.url}/${plain.id}`, { body });
+      assert.equal((await put({ target: '192.0.2.3' })).body.ttl_sec, 0, 'an update that leaves it out keeps it');
+      await app.request('PUT', `/v4/domains/${z.domain.id}`, { body: { ttl_sec: 3600 } });
+      const lines = await renderedZone(app, z.domain.id);
+      assert.ok(lines.includes(`plain.${z.domain.domain}. 3600 IN A 192.0.2.3`), lines.join('\n'));
+      assert.equal((await put({ ttl_sec: 0 })).body.ttl_sec, 300, 'sent, 0 rounds like any other value');
     });
 
     test('a CNAME shares its name with no other record, and needs a name', async (t) => {

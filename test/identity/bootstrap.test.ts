@@ -75,6 +75,12 @@ describe('first start', () => {
     const fixed = await startServerProcess({ ...env, CUMULO_BOOTSTRAP_PASSWORD: 'chosen by the operator' });
     t.after(() => fixed.child.kill('SIGKILL'));
     assert.equal(await signInOverHttp(fixed.baseUrl, 'chosen by the operator'), 'admin', 'CUMULO_BOOTSTRAP_PASSWORD replaces it');
+    assert.ok(
+      fixed
+        .output()
+        .includes(`\nWeb console: ${fixed.baseUrl}/ (sign in as "admin" with the password in CUMULO_BOOTSTRAP_PASSWORD)\n`),
+      fixed.output(),
+    );
     fixed.child.kill('SIGTERM');
     await fixed.exited;
   });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+
+/** The banner's lines after the first: the API document and the console, on every start. */
+function assertBannerLinks(server: ServerProcess, console = `${server.baseUrl}/`) {
+  const out = server.output();
+  assert.match(out, new RegExp(`^Cumulo is ready at ${server.baseUrl}/v4 \\(database: `, 'm'), out);
+  assert.ok(out.includes(`\nAPI document: ${server.baseUrl}/docs (OpenAPI: ${server.baseUrl}/v4/openapi.json)\n`), out);
+  assert.ok(out.includes(`\nWeb console: ${console}\n`), out);
+}
 
 for (const dialect of DIALECTS) {
   describe(`server process [${dialect}]`, () => {
@@ -13,6 +21,7 @@ for (const dialect of DIALECTS) {
       t.after(() => server.child.kill('SIGKILL'));
       const token = /^ {2}([0-9a-f]{64})$/m.exec(server.output())?.[1];
       assert.ok(token, `a token is printed:\n${server.output()}`);
+      assertBannerLinks(server);
       const profile = await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(profile.status, 200);
       assert.equal(((await profile.json()) as { username: string }).username, 'admin');
@@ -24,6 +33,7 @@ for (const dialect of DIALECTS) {
       const again = await startServerProcess(env);
       t.after(() => again.child.kill('SIGKILL'));
       assert.doesNotMatch(again.output(), /[0-9a-f]{64}/, 'the token is shown only on the first start');
+      assertBannerLinks(again);
       const still = await fetch(`${again.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(still.status, 200);
       again.child.kill('SIGINT');
@@ -38,6 +48,8 @@ for (const dialect of DIALECTS) {
         t.after(() => server.child.kill('SIGKILL'));
         const res = await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
         assert.equal(res.status, 200);
+        const hint = ' (admin has no password yet: give it one with npx cumulo user set-password --username admin)';
+        assertBannerLinks(server, `${server.baseUrl}/${i === 0 ? hint : ''}`);
         server.child.kill('SIGTERM');
         assert.equal(await server.exited, 0);
       }

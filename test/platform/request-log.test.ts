@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { urlWithSchema } from '../../src/db/postgres.ts';
 import { REDACTED, redactUrl as redactUrlFor } from '../../src/http/request-log.ts';
+import { shortLogLine } from '../../src/log-line.ts';
+import { logFormatFor } from '../../src/logger.ts';
 import { CREDENTIAL_PATHS } from '../../src/routes.ts';
-import { ADMIN_TOKEN, buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { ADMIN_TOKEN, buildTestApp, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import { capturedLog } from '../helpers/log.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 /** The URLs of the request lines Fastify logged ("request completed", one a request). */
 function loggedUrls(lines: string[]): string[] {
@@ -31,8 +35,89 @@ describe('redactUrl', () => {
   });
 });
 
+describe('short log lines', () => {
+  const at = new Date(2026, 0, 2, 15, 4, 5).getTime();
+
+  test('a request is its time, method, URL, status and duration; other lines their level unless info, message and fields', () => {
+    const request = {
+      level: 30,
+      time: at,
+      pid: 1,
+      hostname: 'h',
+      reqId: 'req-1',
+      req: { method: 'GET', url: `/v4/profile?access_token=${REDACTED}`, host: 'x', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      responseTime: 3.0625,
+      msg: 'request completed',
+    };
+    assert.equal(shortLogLine(request), `15:04:05 GET /v4/profile?access_token=${REDACTED} 200 3.1ms`);
+    assert.equal(
+      shortLogLine({ level: 30, time: at, pid: 1, hostname: 'h', msg: 'database migrated', applied: ['a', 'b', 'c', 'd', 'e'] }),
+      '15:04:05 database migrated applied=[a,…,e](5)',
+    );
+    assert.equal(
+      shortLogLine({
+        level: 40,
+        time: at,
+        msg: 'slave domain: no master answered',
+        domain: 'example.net',
+        error: 'timed out',
+        n: 2,
+      }),
+      '15:04:05 WARN slave domain: no master answered domain=example.net error="timed out" n=2',
+    );
+    const err = { type: 'Error', message: 'boom', stack: 'Error: boom\n    at job (worker.ts:1:1)' };
+    assert.equal(
+      shortLogLine({ level: 50, time: at, msg: 'worker: job failed', jobId: 7, err }),
+      '15:04:05 ERROR worker: job failed jobId=7\n    Error: boom\n        at job (worker.ts:1:1)',
+    );
+    assert.equal(
+      shortLogLine({ level: 50, time: at, msg: 'failed', err: { message: 'no stack' } }),
+      '15:04:05 ERROR failed err="no stack"',
+    );
+  });
+
+  test('LOG_FORMAT decides; unset, short lines on a terminal and JSON lines anywhere else', () => {
+    assert.equal(logFormatFor(undefined, { isTTY: true }), 'pretty');
+    assert.equal(logFormatFor(undefined, {}), 'json');
+    assert.equal(logFormatFor('json', { isTTY: true }), 'json');
+    assert.equal(logFormatFor('pretty', {}), 'pretty');
+  });
+});
+
 for (const dialect of DIALECTS) {
   describe(`request log [${dialect}]`, () => {
+    test('a server process logs short lines with LOG_FORMAT=pretty, JSON lines to a pipe; credentials redacted in both', async (t) => {
+      const token = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
+      const outputs: Record<string, string> = {};
+      for (const format of ['pretty', '']) {
+        const env: Record<string, string> = { CUMULO_DATA_DIR: tempDir(t), LOG_LEVEL: 'info', LOG_FORMAT: format };
+        if (dialect === 'postgres') env.DATABASE_URL = urlWithSchema(PG_URL, await freshPgSchema(t));
+        const server = await startServerProcess(env);
+        t.after(() => server.child.kill('SIGKILL'));
+        assert.equal((await fetch(`${server.baseUrl}/v4/regions?token=${token}&page=1`)).status, 200);
+        server.child.kill('SIGTERM');
+        await server.exited;
+        outputs[format || 'auto'] = server.output();
+      }
+      const pretty = outputs.pretty ?? '';
+      assert.match(pretty, /^\d\d:\d\d:\d\d GET \/v4\/regions\?token=\[REDACTED\]&page=1 200 \d+\.\dms$/m, pretty);
+      assert.doesNotMatch(pretty, /^\{/m, 'no JSON line');
+      const auto = outputs.auto ?? '';
+      const json = auto
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      assert.deepEqual(
+        json
+          .filter((entry) => entry.msg === 'request completed' && entry.req.url.startsWith('/v4/'))
+          .map((entry) => [entry.req.url, entry.res.statusCode]),
+        [[`/v4/regions?token=${REDACTED}&page=1`, 200]],
+        auto,
+      );
+      for (const out of [pretty, auto]) assert.ok(!out.includes(token), out);
+    });
+
     test('no credential reaches the log: query tokens, the Authorization header, upload URL tokens', async (t) => {
       const { logger, lines } = capturedLog();
       const app = await buildTestApp(t, { dialect, logger });

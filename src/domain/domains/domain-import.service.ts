@@ -7,7 +7,7 @@ import { ZoneTransferError } from '../../dns/transfer-error.ts';
 import type { Zone, ZoneRecord } from '../../dns/zone.ts';
 import { ApiError, fail } from '../../errors.ts';
 import type { Principal } from '../account/principal.ts';
-import { roundSeconds } from './dns-timing.ts';
+import { roundRecordTtl } from './dns-timing.ts';
 import type { Domain, ImportDomain } from './domain.schema.ts';
 import { createDomainWith } from './domain-create.ts';
 import { domainColumns, NEW_DOMAIN } from './domain-rules.ts';
@@ -25,7 +25,7 @@ export function mailboxAddress(rname: string): string {
 /** A record of a transferred zone as a record create would ask for it; null for what a domain does not hold. */
 function candidateOf(record: ZoneRecord, origin: string): RecordCandidate | null {
   const name = relativeName(record.name, origin);
-  const ttl_sec = roundSeconds(record.ttl);
+  const ttl_sec = roundRecordTtl(record.ttl);
   switch (record.type) {
     case 'SOA':
       return null;

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { domainNameProblem, hostNameProblem, isIpAddress } from '../../dns/names.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
-import { roundSeconds, TIMING_FIELDS } from './dns-timing.ts';
+import { roundDomainSeconds, TIMING_FIELDS } from './dns-timing.ts';
 import type { DomainRow } from './domain.repository.ts';
 import type { DomainStatus, DomainType, UpdateDomain } from './domain.schema.ts';
 import type { DomainTable } from './domain.table.ts';
@@ -98,7 +98,7 @@ function ipProblems(field: 'master_ips' | 'axfr_ips', ips: readonly string[]): E
 /**
  * The columns to store for a domain, or a 400 listing every field that is wrong: a master needs
  * `soa_email`, a slave at least one of `master_ips`, both lists hold IP addresses, and the timing
- * fields round to the nearest valid value (0 stays: the default).
+ * fields round up to a valid value (0 stays: the default).
  */
 export function domainColumns(c: DomainCandidate): DomainColumns {
   const problems: ErrorItem[] = [];
@@ -116,7 +116,7 @@ export function domainColumns(c: DomainCandidate): DomainColumns {
   }
   problems.push(...ipProblems('master_ips', c.master_ips), ...ipProblems('axfr_ips', c.axfr_ips));
   if (problems.length > 0) throw fail.invalid(problems);
-  const timing = Object.fromEntries(TIMING_FIELDS.map((f) => [f, roundSeconds(c[f])])) as Record<
+  const timing = Object.fromEntries(TIMING_FIELDS.map((f) => [f, roundDomainSeconds(c[f])])) as Record<
     (typeof TIMING_FIELDS)[number],
     number
   >;

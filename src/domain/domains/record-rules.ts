@@ -10,7 +10,7 @@ import {
   targetHost,
 } from '../../dns/names.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
-import { roundSeconds } from './dns-timing.ts';
+import { roundRecordTtl } from './dns-timing.ts';
 import type { DomainRecordTable } from './domain.table.ts';
 import type { CaaTag, RecordType } from './record.schema.ts';
 import { txtStrings, txtTooLong } from './txt-strings.ts';
@@ -25,6 +25,7 @@ export interface RecordCandidate {
   port?: number | undefined;
   service?: string | null | undefined;
   protocol?: string | null | undefined;
+  /** Rounded to a valid TTL; left out, 0: the domain's TTL. */
   ttl_sec?: number | undefined;
   tag?: CaaTag | null | undefined;
 }
@@ -129,7 +130,7 @@ export function recordValues(c: RecordCandidate, domain: string, remote: string 
     service: null,
     protocol: null,
     tag: null,
-    ttl_sec: roundSeconds(c.ttl_sec ?? 0),
+    ttl_sec: c.ttl_sec === undefined ? 0 : roundRecordTtl(c.ttl_sec),
   };
   // Only MX takes an empty target: a null MX (RFC 7505).
   const target = type === 'MX' && c.target === '' ? '' : required(c.target, 'target', type, problems);

@@ -131,7 +131,8 @@ export async function updateRecord(
         port: kept(body.port, record.port),
         service: kept(body.service, record.service),
         protocol: kept(body.protocol, record.protocol),
-        ttl_sec: kept(body.ttl_sec, record.ttl_sec),
+        // A stored 0 (the domain's TTL) is kept as not given: given, 0 would round to 300.
+        ttl_sec: kept(body.ttl_sec, record.ttl_sec === 0 ? undefined : record.ttl_sec),
         tag: kept(body.tag, record.tag as RecordValues['tag']),
       },
       domain.domain,
