@@ -49,11 +49,12 @@ async function replayServer(t: Parameters<typeof operatorApp>[0], dialect: Diale
 
 const recordings = readRecordings();
 
+test('there are recorded clients to replay', () => {
+  assert.ok(recordings.size > 0, 'test/clients/recorded/ holds no *.jsonl with requests');
+});
+
 for (const dialect of DIALECTS) {
   describe(`recorded clients replayed [${dialect}]`, () => {
-    test('there are recorded clients to replay', () => {
-      assert.ok(recordings.size > 0, 'test/clients/recorded/ holds no *.jsonl with requests');
-    });
     for (const [client, lines] of recordings) {
       test(`${client}: ${lines.length} requests as recorded`, async (t) => {
         const result = await new Replay(await replayServer(t, dialect)).run(lines);
