@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ADMIN_TOKEN, buildTestApp, DIALECTS, type Reply } from '../helpers/app.ts';
+import { ADMIN_TOKEN, buildTestApp, DIALECTS, type Reply, type RequestOptions } from '../helpers/app.ts';
 import type { RecordedLine, RecordedRequest } from './recordings.ts';
 import { Replay } from './replay.ts';
 
@@ -17,7 +17,19 @@ interface Sent {
   method: string;
   url: string;
   token: string | null | undefined;
+  headers: Record<string, string>;
+  /** The body as sent: text, or undefined for none. */
+  text: string | undefined;
+  /** The body parsed, when it is JSON. */
   body: unknown;
+}
+
+function parsed(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A stand-in server: `answer` decides each reply; what was sent is kept. */
@@ -25,13 +37,9 @@ function standIn(answer: (sent: Sent) => { status: number; body?: unknown }) {
   const sent: Sent[] = [];
   return {
     sent,
-    async request(method: string, url: string, options: { token?: string | null; body?: unknown } = {}): Promise<Reply> {
-      const one = {
-        method,
-        url,
-        token: options.token,
-        body: typeof options.body === 'string' ? JSON.parse(options.body) : undefined,
-      };
+    async request(method: string, url: string, options: RequestOptions = {}): Promise<Reply> {
+      const text = typeof options.body === 'string' ? options.body : undefined;
+      const one = { method, url, token: options.token, headers: options.headers ?? {}, text, body: parsed(text) };
       sent.push(one);
       const { status, body = {} } = answer(one);
       return { status, headers: {}, body };
@@ -119,6 +127,31 @@ describe('replaying recorded clients: the rules (a stand-in server, no database)
       'test-client test.jsonl:4 GET /v4/regions: a server error: 500 boom',
     ]);
     assert.equal(server.sent[1]?.token, 'narrow');
+  });
+
+  test('the recorded Content-Type and X-Filter go as they are; a null body is none, a $raw one is sent as its text', async () => {
+    const server = standIn(() => ({ status: 200 }));
+    const result = await new Replay(server).run(
+      recorded(
+        { method: 'POST', path: '/v4/node/instances/1/boot', content_type: 'application/json', body: null },
+        {
+          method: 'POST',
+          path: '/v4/node/instances/1/shutdown',
+          content_type: 'application/x-www-form-urlencoded',
+          body: { $raw: 'a=b' },
+        },
+        { method: 'GET', path: '/v4/domains', query: '?page=2', x_filter: '{"domain": "x.example"}', body: {} },
+      ),
+    );
+    assert.deepEqual(result.failures, []);
+    assert.deepEqual(
+      server.sent.map((s) => [s.url, s.headers, s.text]),
+      [
+        ['/v4/node/instances/1/boot', { 'content-type': 'application/json' }, undefined],
+        ['/v4/node/instances/1/shutdown', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=b'],
+        ['/v4/domains?page=2', { 'x-filter': '{"domain": "x.example"}' }, '{}'],
+      ],
+    );
   });
 
   test('ids map onto the answers of this server, in paths and bodies; ids only a list showed are taken from our list', async () => {
