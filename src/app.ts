@@ -3,6 +3,9 @@ import { registerAdmin } from './admin/admin.plugin.ts';
 import { operatorHook } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
 import { pingDatabase } from './db/open.ts';
+import { tokenAuthenticator } from './domain/account/authenticator.ts';
+import type { Principal } from './domain/account/principal.ts';
+import { CONSOLE_CLIENT_ID } from './domain/oauth/console-client.ts';
 import { oauthServerRoutes } from './domain/oauth/oauth-server.routes.ts';
 import { fail } from './errors.ts';
 import type { Access } from './http/access.ts';
@@ -13,13 +16,14 @@ import { registerConsole } from './http/console.ts';
 import { registerCors } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
+import { lenientBody } from './http/lenient-body.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { API_PREFIX, registerOpenApi } from './http/openapi.ts';
-import { registerRequestLog, serializeRequest } from './http/request-log.ts';
+import { registerRequestLog, requestSerializer } from './http/request-log.ts';
 import { cachedSerializerFactory } from './http/serialization.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { randomHex } from './random.ts';
-import { dataRoutes, v4Routes } from './routes.ts';
+import { CREDENTIAL_PATHS, dataRoutes, v4Routes } from './routes.ts';
 import { VERSION } from './version.ts';
 
 declare module 'fastify' {
@@ -27,6 +31,10 @@ declare module 'fastify' {
     ctx: Context;
     /** Every v4 route with what it needs; tests derive their authorization matrix from it. */
     routeTable: RouteEntry[];
+  }
+  interface FastifyRequest {
+    /** Who the request acts as, once the auth check has passed its token; null when anonymous. */
+    principal: Principal | null;
   }
 }
 
@@ -41,7 +49,7 @@ export interface RouteEntry {
 export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines go through one serializer that keeps credentials out of logged URLs.
-    loggerInstance: ctx.log.child({}, { serializers: { req: serializeRequest } }) as FastifyBaseLogger,
+    loggerInstance: ctx.log.child({}, { serializers: { req: requestSerializer(CREDENTIAL_PATHS) } }) as FastifyBaseLogger,
     bodyLimit: ctx.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomHex(ctx.random, 8),
@@ -87,12 +95,14 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   await registerCors(app, ctx.config);
   // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
   app.addHook('onRequest', operatorHook(ctx));
+  const authenticator = tokenAuthenticator(ctx);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     const access = request.routeOptions.config.access;
-    if (access) await checkAccess(ctx, request, access);
+    if (access) request.principal = await checkAccess(authenticator, request, access);
   });
   app.addHook('preValidation', rejectNulCharacters);
+  app.addHook('preValidation', lenientBody);
 
   registerMetrics(app, ctx);
   registerRequestLog(app);
@@ -107,7 +117,7 @@ export async function buildApp(ctx: Context): Promise<FastifyInstance> {
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);
   await app.register(oauthServerRoutes, { prefix: ctx.config.oauthPath });
-  await registerConsole(app);
+  await registerConsole(app, CONSOLE_CLIENT_ID);
   await registerAdmin(app);
   return app;
 }

@@ -8,6 +8,7 @@ import { firewallRoutes } from './domain/firewalls/firewall.routes.ts';
 import { firewallDeviceRoutes } from './domain/firewalls/firewall-device.routes.ts';
 import { imageRoutes } from './domain/images/image.routes.ts';
 import { imageDataRoutes } from './domain/images/image-data.routes.ts';
+import { IMAGE_DATA_PATH } from './domain/images/image-upload.service.ts';
 import { kernelRoutes } from './domain/kernels/kernel.routes.ts';
 import { contactRoutes } from './domain/managed/contacts/contact.routes.ts';
 import { credentialRoutes } from './domain/managed/credentials/credential.routes.ts';
@@ -73,7 +74,10 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(tagRoutes);
 };
 
-/** Routes outside /v4 and its document: data transfer URLs that carry their own credential. */
+/** Where the data transfer URLs live: the segment after one is its own credential, which the request log redacts. */
+export const CREDENTIAL_PATHS: readonly string[] = [IMAGE_DATA_PATH];
+
+/** Routes outside /v4 and its document: the data transfer URLs under CREDENTIAL_PATHS. */
 export const dataRoutes: FastifyPluginAsync = async (app) => {
   await app.register(imageDataRoutes);
 };

@@ -15,8 +15,8 @@ import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstra
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
 import { loadCatalog } from './domain/catalog/catalog.ts';
 import { databaseZoneSource } from './domain/domains/zone-source.ts';
+import { JOB_HANDLERS } from './job-handlers.ts';
 import type { JobHandler } from './jobs/handler.ts';
-import { JOB_HANDLERS } from './jobs/handlers.ts';
 import { Worker } from './jobs/worker.ts';
 import { stdoutLogger } from './logger.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';

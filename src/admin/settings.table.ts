@@ -4,3 +4,9 @@ export interface OperatorSettingTable {
   /** JSON. */
   value: string;
 }
+
+declare module '../db/database.ts' {
+  interface Database {
+    operator_settings: OperatorSettingTable;
+  }
+}

@@ -60,9 +60,9 @@ class Compiler {
         continue;
       }
       if (key === '+and' || key === '+or') {
-        if (!Array.isArray(value) || value.length === 0) {
-          throw fail.badRequest(`${key} takes a non-empty array of filter objects`, FIELD);
-        }
+        if (!Array.isArray(value)) throw fail.badRequest(`${key} takes an array of filter objects`, FIELD);
+        // An empty list matches everything: clients send `{"+and": []}` when nothing is filtered.
+        if (value.length === 0) continue;
         const inner = value.map((v) => this.object(v, depth + 1) ?? sql<SqlBool>`1 = 1`);
         parts.push(combine(inner, key === '+and' ? 'and' : 'or'));
         continue;
@@ -80,9 +80,8 @@ class Compiler {
       const parts: RawBuilder<SqlBool>[] = [];
       for (const [opKey, operand] of Object.entries(value)) {
         if (opKey === '+or' || opKey === '+and') {
-          if (!Array.isArray(operand) || operand.length === 0) {
-            throw fail.badRequest(`${name}: ${opKey} takes a non-empty array`, FIELD);
-          }
+          if (!Array.isArray(operand)) throw fail.badRequest(`${name}: ${opKey} takes an array`, FIELD);
+          if (operand.length === 0) continue;
           if (depth >= MAX_DEPTH) throw fail.badRequest(`Filter is nested more than ${MAX_DEPTH} levels deep`, FIELD);
           const inner = operand.map((v) => this.field(name, v, depth + 1));
           parts.push(combine(inner, opKey === '+and' ? 'and' : 'or'));
@@ -92,7 +91,10 @@ class Compiler {
         if (!op) throw fail.badRequest(`Unknown filter operator ${opKey} on ${name}`, FIELD);
         parts.push(this.condition(name, field, op, operand));
       }
-      if (parts.length === 0) throw fail.badRequest(`${name}: empty operator object`, FIELD);
+      if (parts.length === 0) {
+        if (Object.keys(value).length === 0) throw fail.badRequest(`${name}: empty operator object`, FIELD);
+        return sql<SqlBool>`1 = 1`;
+      }
       return combine(parts, 'and');
     }
     return this.condition(name, field, 'eq', value);

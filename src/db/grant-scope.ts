@@ -1,14 +1,20 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { Permission } from '../domain/account/grants.ts';
-import type { AccountScope } from '../domain/account/principal.ts';
 import type { Database } from './database.ts';
+
+/** The account a query is cut to, and the restricted user whose grants cut it further (null: none). */
+interface GrantScope {
+  accountId: number;
+  restrictedUserId: number | null;
+}
+
+type GrantPermission = 'read_only' | 'read_write';
 
 /**
  * The one definition of "a restricted user may see this entity": it holds a grant on it (a
  * read_write one when `writable`). Always true for unrestricted users. `idColumn` is the
  * entity's id column in the outer query (`nodes.id`, `images.num`, ...).
  */
-export function grantedTo(scope: AccountScope, entityType: string, idColumn: string, writable = false): RawBuilder<SqlBool> {
+export function grantedTo(scope: GrantScope, entityType: string, idColumn: string, writable = false): RawBuilder<SqlBool> {
   if (scope.restrictedUserId === null) return sql<SqlBool>`1 = 1`;
   return sql<SqlBool>`exists (select 1 from entity_grants g where g.account_id = ${scope.accountId} and g.user_id = ${
     scope.restrictedUserId
@@ -18,7 +24,7 @@ export function grantedTo(scope: AccountScope, entityType: string, idColumn: str
 }
 
 /** The permission the scope's restricted user holds on the entity (null when none), as a column. */
-export function grantPermission(scope: AccountScope & { restrictedUserId: number }, entityType: string, idColumn: string) {
+export function grantPermission(scope: GrantScope & { restrictedUserId: number }, entityType: string, idColumn: string) {
   return sql<string | null>`(select g.permissions from entity_grants g where g.account_id = ${scope.accountId} and g.user_id = ${
     scope.restrictedUserId
   } and g.entity_type = ${entityType} and g.entity_id = ${sql.ref(idColumn)})`;
@@ -28,7 +34,7 @@ export function grantPermission(scope: AccountScope & { restrictedUserId: number
  * `grantedTo` for rows that name entities of several kinds (events, tagged objects): the kind is in
  * `typeColumn`, the id in `idColumn`.
  */
-export function grantedToEntityIn(scope: AccountScope, typeColumn: string, idColumn: string): RawBuilder<SqlBool> {
+export function grantedToEntityIn(scope: GrantScope, typeColumn: string, idColumn: string): RawBuilder<SqlBool> {
   if (scope.restrictedUserId === null) return sql<SqlBool>`1 = 1`;
   return sql<SqlBool>`exists (select 1 from entity_grants g where g.account_id = ${scope.accountId} and g.user_id = ${
     scope.restrictedUserId
@@ -41,10 +47,10 @@ export function grantedToEntityIn(scope: AccountScope, typeColumn: string, idCol
  */
 export async function permissionOf(
   db: Kysely<Database>,
-  scope: AccountScope,
+  scope: GrantScope,
   entityType: string,
   entityId: number,
-): Promise<Permission | null> {
+): Promise<GrantPermission | null> {
   if (scope.restrictedUserId === null) return 'read_write';
   const row = await db
     .selectFrom('entity_grants')
@@ -54,5 +60,5 @@ export async function permissionOf(
     .where('entity_type', '=', entityType)
     .where('entity_id', '=', entityId)
     .executeTakeFirst();
-  return (row?.permissions as Permission | undefined) ?? null;
+  return (row?.permissions as GrantPermission | undefined) ?? null;
 }

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { CONSOLE_CLIENT_ID } from '../domain/oauth/console-client.ts';
 import { API_PREFIX } from './openapi.ts';
 
 /** Where `npm install` (the prepare script: vite build) puts the web console. */
@@ -13,9 +12,9 @@ export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url
  * The web console at `/`: a page built on the public v4 API alone, signing in through this server's
  * OAuth authorization server as the public client start-up registers. Its files are the build's
  * (hashed names under /assets, kept a year; the page itself always checked again); /console.json
- * tells it where the API and the sign-in are.
+ * tells it where the API and the sign-in are, and its client id (`clientId`).
  */
-export async function registerConsole(app: FastifyInstance): Promise<void> {
+export async function registerConsole(app: FastifyInstance, clientId: string): Promise<void> {
   const { config } = app.ctx;
   const connect = ["'self'", ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])].join(' ');
   const policy = `default-src 'self'; connect-src ${connect}; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
@@ -23,7 +22,7 @@ export async function registerConsole(app: FastifyInstance): Promise<void> {
   app.get('/console.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return {
-      client_id: CONSOLE_CLIENT_ID,
+      client_id: clientId,
       authorize_url: `${config.oauthPath}/authorize`,
       token_url: `${config.oauthPath}/token`,
       api_root: API_PREFIX,

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { API_PREFIX } from './openapi.ts';
 
 /** Response headers a browser page may read besides the safelisted ones. */
-const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length'];
+const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length', 'warning'];
 
 /**
  * CORS for the v4 API, so browser tools can call it with a token: preflights (OPTIONS) are answered

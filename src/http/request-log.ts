@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IMAGE_DATA_PATH } from '../domain/images/image-upload.service.ts';
 
 export const REDACTED = '[REDACTED]';
 
 /** Query parameters that carry a credential by their name: OAuth's access_token, keys, signatures, passwords. */
 const SECRET_PARAMETER = /token|secret|passw|signature|credential|api[-_]?key|^key$|^code$|^auth/i;
-/** An upload URL's last segment is its own credential. */
-const UPLOAD_SEGMENTS = IMAGE_DATA_PATH.split('/').filter(Boolean);
 
 function decoded(text: string): string {
   try {
@@ -16,17 +13,26 @@ function decoded(text: string): string {
   }
 }
 
-/** Past the upload path (matched as the router does: empty segments skipped, escapes decoded), every segment goes. */
-function redactPath(path: string): string {
+/** Past the credential path (matched as the router does: empty segments skipped, escapes decoded), every segment goes. */
+function redactPast(path: string, credentialPath: string): string | null {
+  const prefix = credentialPath.split('/').filter(Boolean);
   const segments = path.split('/');
   let matched = 0;
   for (const [i, segment] of segments.entries()) {
     if (segment === '') continue;
-    if (matched === UPLOAD_SEGMENTS.length) segments[i] = REDACTED;
-    else if (decoded(segment) === UPLOAD_SEGMENTS[matched]) matched += 1;
-    else return path;
+    if (matched === prefix.length) segments[i] = REDACTED;
+    else if (decoded(segment) === prefix[matched]) matched += 1;
+    else return null;
   }
   return segments.join('/');
+}
+
+function redactPath(path: string, credentialPaths: readonly string[]): string {
+  for (const credentialPath of credentialPaths) {
+    const redacted = redactPast(path, credentialPath);
+    if (redacted !== null) return redacted;
+  }
+  return path;
 }
 
 function redactQuery(query: string): string {
@@ -40,24 +46,28 @@ function redactQuery(query: string): string {
     .join('&');
 }
 
-/** A request URL as it may be written to the log: credentials in the query or an upload path replaced. */
-export function redactUrl(url: string): string {
+/**
+ * A request URL as it may be written to the log: credentials in the query replaced, and what follows
+ * one of `credentialPaths` (URLs whose next segment is their own credential, such as an upload's).
+ */
+export function redactUrl(url: string, credentialPaths: readonly string[]): string {
   const q = url.indexOf('?');
-  return q === -1 ? redactPath(url) : `${redactPath(url.slice(0, q))}?${redactQuery(url.slice(q + 1))}`;
+  const path = redactPath(q === -1 ? url : url.slice(0, q), credentialPaths);
+  return q === -1 ? path : `${path}?${redactQuery(url.slice(q + 1))}`;
 }
 
 /**
  * The `req` serializer of every request log line (Fastify's own fields), with the URL redacted. Headers
  * are never logged, so neither Authorization nor cookies reach the log.
  */
-export function serializeRequest(request: FastifyRequest) {
-  return {
+export function requestSerializer(credentialPaths: readonly string[]) {
+  return (request: FastifyRequest) => ({
     method: request.method,
-    url: redactUrl(request.url),
+    url: redactUrl(request.url, credentialPaths),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
-  };
+  });
 }
 
 /**

@@ -23,3 +23,9 @@ export interface JobTable {
   last_error: string | null;
   created: string;
 }
+
+declare module '../db/database.ts' {
+  interface Database {
+    jobs: JobTable;
+  }
+}

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/database.ts';
-import { progressEvent } from '../domain/events/event.service.ts';
 import type { JobContext, JobHandler } from './handler.ts';
 import { enqueueJob } from './queue.ts';
 import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
@@ -41,6 +40,22 @@ export interface OperationSpec {
 
 type Phase = 'start' | 'progress' | 'finish';
 
+/** Moves an operation's event on (its status, percent_complete), in the phase's transaction. */
+export type ReportProgress = (
+  db: Kysely<Database>,
+  ctx: Context,
+  event: OperationEvent & { accountId: number },
+  status: 'started' | 'finished' | 'failed',
+  percentComplete: number,
+) => Promise<void>;
+
+export interface OperationJobOptions {
+  /** Writes the event's progress (the events group's, given by the assembly: src/job-handlers.ts). */
+  progress: ReportProgress;
+  /** Locks what the operations change before a phase reads it, as the API's writes do. */
+  hold?: (job: JobContext) => Promise<void>;
+}
+
 /** Schedules an operation; call with the transaction of the change that requests it. */
 export async function scheduleOperation(db: Kysely<Database>, ctx: Context, spec: OperationSpec): Promise<void> {
   await enqueueJob(db, ctx.clock, {
@@ -64,11 +79,8 @@ export function transitionMs(ctx: Context, kind: TransitionKind): number | 'manu
   return Math.round(defaultTransitionMs(kind) * ctx.timing.scale);
 }
 
-/**
- * Turns operation handlers into the job handlers that run their phases. `hold` locks what the
- * operations change (their node) before a phase reads it, as the API's writes do.
- */
-export function operationJobs(handlers: readonly OperationHandler[], hold?: (job: JobContext) => Promise<void>): JobHandler[] {
+/** Turns operation handlers into the job handlers that run their phases. */
+export function operationJobs(handlers: readonly OperationHandler[], { progress, hold }: OperationJobOptions): JobHandler[] {
   return handlers.map((op) => ({
     kind: op.kind,
     async run(jc) {
@@ -87,7 +99,7 @@ export function operationJobs(handlers: readonly OperationHandler[], hold?: (job
         });
       if (phase === 'start') {
         await op.start?.(jc);
-        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 0);
+        if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 0);
         const now = ctx.clock.nowMs();
         const duration = transitionMs(ctx, op.transition);
         if (duration === 'manual') {
@@ -97,17 +109,17 @@ export function operationJobs(handlers: readonly OperationHandler[], hold?: (job
           await next('finish', now + duration);
         }
       } else if (phase === 'progress') {
-        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'started', 50);
+        if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 50);
       } else {
         await op.finish(jc);
-        if (event) await progressEvent(trx, ctx, { accountId, ...event }, 'finished', 100);
+        if (event) await progress(trx, ctx, { accountId, ...event }, 'finished', 100);
       }
     },
     async onGiveUp(jc, error) {
       await hold?.(jc);
       const event = jc.payload.event as OperationEvent | null;
       await op.fail?.(jc, error);
-      if (event) await progressEvent(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);
+      if (event) await progress(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);
     },
   }));
 }

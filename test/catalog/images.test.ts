@@ -41,6 +41,9 @@ for (const dialect of DIALECTS) {
         eol: '2024-06-30T04:00:00',
         vendor: 'Debian',
         status: 'available',
+        regions: [],
+        total_size: 1500,
+        tags: [],
       });
       const rolling = await app.request('GET', '/v4/images/node/arch');
       assert.equal(rolling.body.eol, null);

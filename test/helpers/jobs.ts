@@ -1,7 +1,7 @@
 import { REFRESH_SLAVE_JOB } from '../../src/domain/domains/domain-change.ts';
 import { PROBE_JOB } from '../../src/domain/managed/services/probe-schedule.ts';
+import { JOB_HANDLERS } from '../../src/job-handlers.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
-import { JOB_HANDLERS } from '../../src/jobs/handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import type { TestApp } from './app.ts';
 

@@ -26,6 +26,10 @@ for (const dialect of DIALECTS) {
       assert.equal(image.deprecated, false);
       assert.equal(image.expiry, null);
       assert.equal(image.eol, null);
+      // Later revisions' fields: its one region, where it is being made; no tags.
+      assert.deepEqual(image.regions, [{ region: 'eu-central', status: 'creating' }]);
+      assert.equal(image.total_size, disk.size);
+      assert.deepEqual(image.tags, []);
       const row = await app.runtime.ctx.db.selectFrom('images').selectAll().where('id', '=', image.id).executeTakeFirstOrThrow();
       assert.equal(row.region, 'eu-central');
       assert.equal(row.account_id, me.accountId);
@@ -45,6 +49,7 @@ for (const dialect of DIALECTS) {
       await settle(app);
       const done = await app.request('GET', `/v4/images/${image.id}`);
       assert.equal(done.body.status, 'available');
+      assert.deepEqual(done.body.regions, [{ region: 'eu-central', status: 'available' }]);
       const [finished] = await eventsOf(app, me.accountId, 'disk_imagize');
       assert.equal(finished?.status, 'finished');
       const events = await app.request('GET', '/v4/account/events', {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JOB_HANDLERS } from '../../src/jobs/handlers.ts';
+import { JOB_HANDLERS } from '../../src/job-handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';

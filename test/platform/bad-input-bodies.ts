@@ -64,16 +64,19 @@ export function fieldCases(op: Operation, setting: Setting): Case[] {
   const schema = op.body;
   const url = urlOf(op, setting);
   return bodyVariants(schema, setting.validBody, setting.refs, op.operationId).map((v: BodyValue) => {
-    const valid = validates(schema, 'body', v.body);
+    const payload = JSON.stringify(v.body);
+    // The unknown key aside, the body is valid: it may be accepted, and then the key is named as ignored.
+    const valid = v.ignored !== undefined || validates(schema, 'body', v.body);
     const refuse = v.mustRefuse || !valid;
     return {
       cls: `body: ${v.kind}`,
       method: op.method,
       url,
       headers: withType(CONTENT_TYPES.json),
-      payload: JSON.stringify(v.body),
+      payload,
       expect: refuse ? 'refuse' : 'any',
       ...(refuse ? { field: v.field } : {}),
+      ...(v.ignored !== undefined ? { ignored: v.ignored } : {}),
     };
   });
 }

@@ -4,7 +4,8 @@ import { fieldPath } from '../../src/http/validation.ts';
 /**
  * Request bodies with one field spoiled: a valid body of the operation with one value, at any
  * depth, replaced by a wrong type, a null, a huge or NUL-holding string, an out-of-range number,
- * an oversized array or an object with an unknown key.
+ * or an oversized array; and a valid body with an unknown key added, at any depth, which the
+ * server ignores and names in a Warning header.
  */
 
 export type Schema = Record<string, unknown>;
@@ -15,8 +16,10 @@ export interface BodyValue {
   body: Record<string, unknown>;
   /** The spoiled field, as the API names fields (`devices.sda.disk_id`, `interfaces[0].label`). */
   field: string;
-  /** Refused whatever the schema says (NUL bytes, unknown keys in nested objects). */
+  /** Refused whatever the schema says (NUL bytes). */
   mustRefuse: boolean;
+  /** An unknown key added at this field path: ignored, and named in the answer's Warning header. */
+  ignored?: string;
 }
 
 const SEED = 20_260_607;
@@ -101,6 +104,7 @@ interface Spoil {
   kind: string;
   value: unknown;
   mustRefuse?: boolean;
+  unknownKey?: boolean;
 }
 
 function spoils(schema: Schema, path: Path, site: string, refs: Record<string, number>): Spoil[] {
@@ -124,7 +128,7 @@ function spoils(schema: Schema, path: Path, site: string, refs: Record<string, n
   }
   if (type === 'object' && properties(schema)) {
     const value = { ...(minimal(schema, String(path[path.length - 1]), refs) as object), [UNKNOWN_KEY]: 1 };
-    out.push({ kind: 'unknown key in a nested object', value, mustRefuse: true });
+    out.push({ kind: 'unknown key in a nested object', value, unknownKey: true });
   }
   for (const value of sample(ANY_JSON, `${site} random`, 1)) out.push({ kind: 'random JSON', value });
   return out;
@@ -141,12 +145,12 @@ export function bodyVariants(
   const visit = (schema: Schema, path: Path, schemas: Schema[]) => {
     const field = fieldPath(`/${path.join('/')}`);
     for (const spoil of spoils(schema, path, `${site} ${field}`, refs)) {
-      const unknown = spoil.kind.startsWith('unknown key');
       out.push({
         kind: spoil.kind,
         body: withValue(validBody(), path, schemas, spoil.value, refs),
-        field: unknown ? `${field}.${UNKNOWN_KEY}` : field,
+        field: spoil.unknownKey ? `${field}.${UNKNOWN_KEY}` : field,
         mustRefuse: spoil.mustRefuse === true,
+        ...(spoil.unknownKey ? { ignored: `${field}.${UNKNOWN_KEY}` } : {}),
       });
     }
     children(schema, path, schemas);
@@ -166,5 +170,12 @@ export function bodyVariants(
     if (schema.type === 'array' && schema.items) visit(schema.items as Schema, [...path, 0], [...schemas, schema]);
   };
   children(root, [], []);
+  out.push({
+    kind: 'unknown key at the top level',
+    body: { ...validBody(), [UNKNOWN_KEY]: 1 },
+    field: UNKNOWN_KEY,
+    mustRefuse: false,
+    ignored: UNKNOWN_KEY,
+  });
   return out;
 }

@@ -18,6 +18,7 @@ interface Sent {
   status: number;
   body: unknown;
   text: string;
+  warning: string | undefined;
 }
 
 async function send(app: TestApp, c: Case): Promise<Sent> {
@@ -35,7 +36,8 @@ async function send(app: TestApp, c: Case): Promise<Sent> {
   } catch {
     body = undefined;
   }
-  return { status: res.statusCode, body, text: res.body };
+  const warning = res.headers.warning;
+  return { status: res.statusCode, body, text: res.body, warning: typeof warning === 'string' ? warning : undefined };
 }
 
 /** Why a refusal is not `{"errors": [{"field"?, "reason"}]}`, or undefined when it is. */
@@ -58,6 +60,10 @@ function namesField(body: unknown, field: string): boolean {
   return errors.some((e) => e.field !== undefined && e.field !== '' && (related(e.field, field) || related(field, e.field)));
 }
 
+function fieldsOf(body: unknown): string[] {
+  return ((body as { errors?: { field?: string }[] }).errors ?? []).flatMap((e) => (e.field ? [e.field] : []));
+}
+
 /**
  * What is wrong with the answer to one case, or undefined. Once a request that must be refused was
  * accepted (`loose`), later refusals may have other causes (the node it moved is busy), so they
@@ -66,7 +72,11 @@ function namesField(body: unknown, field: string): boolean {
 function problem(c: Case, res: Sent, loose: boolean): string | undefined {
   if (res.status >= 500) return `${res.status}`;
   if (c.no415 && res.status === 415) return '415 for an empty body';
+  if (res.status < 400 && c.ignored !== undefined && !res.warning?.includes(c.ignored)) {
+    return `accepted without naming ${c.ignored} in a Warning header (${res.warning ?? 'none'})`;
+  }
   if (res.status < 400) return c.expect === 'refuse' ? `accepted (${res.status})` : undefined;
+  if (c.ignored !== undefined && fieldsOf(res.body).includes(c.ignored)) return `${res.status} over the unknown ${c.ignored}`;
   const bad = envelopeProblem(res.body);
   if (bad) return `${res.status} ${bad}`;
   if (c.status !== undefined && res.status !== c.status) return `${res.status}, not ${c.status}`;

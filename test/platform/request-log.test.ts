@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { REDACTED, redactUrl } from '../../src/http/request-log.ts';
+import { REDACTED, redactUrl as redactUrlFor } from '../../src/http/request-log.ts';
+import { CREDENTIAL_PATHS } from '../../src/routes.ts';
 import { ADMIN_TOKEN, buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { capturedLog } from '../helpers/log.ts';
 
@@ -9,6 +10,8 @@ import { capturedLog } from '../helpers/log.ts';
 function loggedUrls(lines: string[]): string[] {
   return lines.map((l) => JSON.parse(l)).flatMap((entry) => (entry.msg === 'request completed' ? [entry.req.url] : []));
 }
+
+const redactUrl = (url: string) => redactUrlFor(url, CREDENTIAL_PATHS);
 
 describe('redactUrl', () => {
   test('replaces credential query values and upload tokens, and leaves the rest as it came', () => {
@@ -24,6 +27,7 @@ describe('redactUrl', () => {
     assert.equal(redactUrl('/uploads/%69mages/0123abcd'), `/uploads/%69mages/${REDACTED}`);
     assert.equal(redactUrl('/uploads/images'), '/uploads/images');
     assert.equal(redactUrl('/v4/images/uploads/images'), '/v4/images/uploads/images');
+    assert.equal(redactUrlFor('/exports/x/secret', ['/uploads/images', '/exports/x']), `/exports/x/${REDACTED}`);
   });
 });
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { AccountSchema, UpdateAccountBody } from './account.schema.ts';
 import { getAccount, updateAccount } from './account.service.ts';
 import { actorOf } from './principal.ts';
+import { access, principalOf } from './route-access.ts';
 
 const tags = ['Account'];
 

@@ -20,3 +20,9 @@ export interface AccountTable {
   active_since: string;
   created: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    accounts: AccountTable;
+  }
+}

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { GrantsSchema, UpdateGrantsBody } from './grants.schema.ts';
 import { getUserGrants, updateUserGrants } from './grants.service.ts';
 import { actorOf } from './principal.ts';
+import { access, principalOf } from './route-access.ts';
 import { CreateUserBody, UpdateUserBody, UserParams, UserSchema } from './user.schema.ts';
 import { createUser, deleteUser, getUser, getUsers, updateUser } from './user.service.ts';
 

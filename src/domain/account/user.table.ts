@@ -27,3 +27,10 @@ export interface EntityGrantTable {
   entity_id: number;
   permissions: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    users: UserTable;
+    entity_grants: EntityGrantTable;
+  }
+}

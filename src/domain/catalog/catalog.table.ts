@@ -40,3 +40,11 @@ export interface KernelTable {
   built: string;
   sort: number;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    regions: RegionTable;
+    node_types: NodeTypeTable;
+    kernels: KernelTable;
+  }
+}

@@ -79,3 +79,12 @@ export interface DomainSlaveZoneTable {
   /** Why the last check failed; null when it succeeded. */
   last_error: string | null;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    domains: DomainTable;
+    domain_records: DomainRecordTable;
+    domain_zone_files: DomainZoneFileTable;
+    domain_slave_zones: DomainSlaveZoneTable;
+  }
+}

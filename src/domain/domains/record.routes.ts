@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
+import { principalOf } from '../account/route-access.ts';
 import { readDomains, tags, writeDomains } from './domain.routes.ts';
 import { DomainParams } from './domain.schema.ts';
 import { CreateRecordBody, DomainRecordSchema, RecordParams, UpdateRecordBody } from './record.schema.ts';

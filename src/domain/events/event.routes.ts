@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { EventParams, EventSchema } from './event.schema.ts';
 import { getEvent, getEvents, markEventRead, markEventSeen } from './event.service.ts';
 

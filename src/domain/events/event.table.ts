@@ -23,3 +23,9 @@ export interface EventTable {
   created: string;
   updated: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    events: EventTable;
+  }
+}

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
+import { principalOf } from '../account/route-access.ts';
 import { tags as nodeTags, readNodes } from '../nodes/node.routes.ts';
 import { NodeParams } from '../nodes/node.schema.ts';
 import { readFirewalls, tags, writeFirewalls } from './firewall.routes.ts';

@@ -21,3 +21,10 @@ export interface FirewallDeviceTable {
   created: string;
   updated: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    firewalls: FirewallTable;
+    firewall_devices: FirewallDeviceTable;
+  }
+}

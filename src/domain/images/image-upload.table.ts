@@ -10,3 +10,9 @@ export interface ImageUploadTable {
   /** pending until data arrives, then received. */
   state: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    image_uploads: ImageUploadTable;
+  }
+}

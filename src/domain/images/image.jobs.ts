@@ -1,6 +1,6 @@
 import { lockRows } from '../../db/row-locks.ts';
 import type { JobContext, JobHandler } from '../../jobs/handler.ts';
-import { type OperationHandler, operationJobs } from '../../jobs/operation.ts';
+import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
@@ -82,11 +82,9 @@ const expireAutomaticImages: JobHandler = {
   },
 };
 
-export const imageJobs: readonly JobHandler[] = [
-  ...operationJobs([
-    makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
-    makesAvailable(IMAGE_UPLOAD_PROCESS, 'upload_processing', 'pending_upload'),
-  ]),
-  expireUpload,
-  expireAutomaticImages,
+export const imageOperations: readonly OperationHandler[] = [
+  makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
+  makesAvailable(IMAGE_UPLOAD_PROCESS, 'upload_processing', 'pending_upload'),
 ];
+
+export const imageJobs: readonly JobHandler[] = [expireUpload, expireAutomaticImages];

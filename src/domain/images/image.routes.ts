@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { slashIdParam } from '../../http/slash-id.ts';
 import { type AccountScope, scopeOf } from '../account/principal.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import {
   CreateImageBody,
   ImageParams,

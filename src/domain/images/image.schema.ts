@@ -3,6 +3,8 @@ import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.t
 
 export const IMAGE_STATUSES = ['creating', 'pending_upload', 'available'] as const;
 export const IMAGE_TYPES = ['manual', 'automatic'] as const;
+/** An image's state in one of its regions, as later revisions of the API give it. */
+export const IMAGE_REGION_STATUSES = ['available', 'creating', 'pending'] as const;
 /** Public ids begin with this; private ones with `private/`. */
 export const PUBLIC_IMAGE_PREFIX = 'node/';
 export const PRIVATE_IMAGE_PREFIX = 'private/';
@@ -25,6 +27,13 @@ export const ImageSchema = Type.Object({
   eol: Nullable(Timestamp),
   vendor: Nullable(Type.String()),
   status: StringEnum(IMAGE_STATUSES),
+  // Fields of later API revisions that current clients read.
+  /** Where the image is kept: a private image in the one region it was made or uploaded in; public ones deploy anywhere (none listed). */
+  regions: Type.Array(Type.Object({ region: Type.String(), status: StringEnum(IMAGE_REGION_STATUSES) })),
+  /** Storage the image takes across its regions, in MB. */
+  total_size: Type.Integer(),
+  /** Images take no tags here; always empty. */
+  tags: Type.Array(Type.String()),
 });
 export type Image = Static<typeof ImageSchema>;
 

@@ -37,8 +37,17 @@ export function imageRowToImage(row: ImageRow): Image {
     eol: row.eol,
     vendor: row.vendor,
     status: row.status as Image['status'],
+    regions: row.region === null ? [] : [{ region: row.region, status: REGION_STATUS[row.status as Image['status']] }],
+    total_size: row.size,
+    tags: [],
   };
 }
+
+const REGION_STATUS: Record<Image['status'], Image['regions'][number]['status']> = {
+  creating: 'creating',
+  pending_upload: 'pending',
+  available: 'available',
+};
 
 /** An image as the entity of its events; the numeric part of `private/<num>` is the entity id. */
 export function imageEntityOf(row: ImageRow): EntityRef {

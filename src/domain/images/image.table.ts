@@ -27,3 +27,9 @@ export interface ImageTable {
   /** For automatic images: the deleted node they come from. */
   source_node_id: number | null;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    images: ImageTable;
+  }
+}

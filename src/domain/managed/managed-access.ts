@@ -1,4 +1,4 @@
-import { access } from '../../http/access.ts';
+import { access } from '../account/route-access.ts';
 
 /** The API document's group for every managed operation. */
 export const managedTags = ['Managed'];

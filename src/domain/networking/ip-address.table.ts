@@ -13,3 +13,9 @@ export interface IpAddressTable {
   ordinal: number;
   created: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    ip_addresses: IpAddressTable;
+  }
+}

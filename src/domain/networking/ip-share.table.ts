@@ -7,3 +7,9 @@ export interface IpShareTable {
   node_id: number;
   created: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    ip_shares: IpShareTable;
+  }
+}

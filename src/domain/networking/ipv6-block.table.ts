@@ -10,3 +10,9 @@ export interface Ipv6BlockTable {
   route_target: string | null;
   created: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    ipv6_blocks: Ipv6BlockTable;
+  }
+}

@@ -14,3 +14,9 @@ export interface VlanAttachmentRow {
   region: string;
   label: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    vlans: VlanTable;
+  }
+}

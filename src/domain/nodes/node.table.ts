@@ -35,3 +35,9 @@ export interface NodeTable {
   created: string;
   updated: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    nodes: NodeTable;
+  }
+}

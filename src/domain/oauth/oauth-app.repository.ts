@@ -17,6 +17,7 @@ export interface AppOwner {
 
 const FILTER: FilterSpec = {
   fields: {
+    label: { column: 'oauth_clients.label', type: 'string' },
     created: { column: 'oauth_apps.created', type: 'datetime' },
     expiry: { column: 'oauth_apps.expiry', type: 'datetime' },
   },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { AppParams, AuthorizedAppSchema } from './oauth-app.schema.ts';
 import { getApp, getApps, revokeApp } from './oauth-app.service.ts';
 

@@ -12,3 +12,9 @@ export interface OAuthAppTable {
   /** When the newest refresh token runs out; the app's tokens end with it. */
   expiry: string | null;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    oauth_apps: OAuthAppTable;
+  }
+}

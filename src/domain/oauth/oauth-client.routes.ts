@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { actorOf } from '../account/principal.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { CreateOAuthClientBody, OAuthClientParams, OAuthClientSchema, UpdateOAuthClientBody } from './oauth-client.schema.ts';
 import { createClient, deleteClient, getClient, getClients, resetClientSecret, updateClient } from './oauth-client.service.ts';
 
@@ -87,18 +87,25 @@ export const oauthClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {};
     },
   );
-  app.post(
-    '/account/oauth-clients/:clientId/reset-secret',
-    {
-      schema: {
-        operationId: 'resetClientSecret',
-        tags,
-        summary: "Reset an OAuth client's secret",
-        params: OAuthClientParams,
-        response: { 200: OAuthClientSchema },
+  // The reference's path, and the spelling an official SDK calls (undocumented, the same operation).
+  for (const [path, hide] of [
+    ['/account/oauth-clients/:clientId/reset-secret', false],
+    ['/account/oauth-clients/:clientId/reset_secret', true],
+  ] as const) {
+    app.post(
+      path,
+      {
+        schema: {
+          operationId: 'resetClientSecret',
+          tags,
+          summary: "Reset an OAuth client's secret",
+          params: OAuthClientParams,
+          response: { 200: OAuthClientSchema },
+          ...(hide ? { hide } : {}),
+        },
+        config: { access: write },
       },
-      config: { access: write },
-    },
-    async (request) => resetClientSecret(ctx, actorOf(principalOf(request)), request.params.clientId),
-  );
+      async (request) => resetClientSecret(ctx, actorOf(principalOf(request)), request.params.clientId),
+    );
+  }
 };

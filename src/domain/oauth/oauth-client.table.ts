@@ -14,3 +14,9 @@ export interface OAuthClientTable {
   created: string;
   updated: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    oauth_clients: OAuthClientTable;
+  }
+}

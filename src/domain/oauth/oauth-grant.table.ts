@@ -21,3 +21,10 @@ export interface OAuthRefreshTokenTable {
   scopes: string;
   expiry: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    oauth_codes: OAuthCodeTable;
+    oauth_refresh_tokens: OAuthRefreshTokenTable;
+  }
+}

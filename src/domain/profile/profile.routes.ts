@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { GrantsSchema } from '../account/grants.schema.ts';
 import { getProfileGrants } from '../account/grants.service.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { ProfileSchema, UpdateProfileBody } from './profile.schema.ts';
 import { getProfile, updateProfile } from './profile.service.ts';
 

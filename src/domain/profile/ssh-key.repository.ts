@@ -6,8 +6,12 @@ import type { SshKeyTable } from './ssh-key.table.ts';
 
 export type SshKeyRow = Selectable<SshKeyTable>;
 
-/** The user's own keys; the reference marks no field of them filterable. */
-const FILTER: FilterSpec = { fields: {}, defaultOrder: { column: 'ssh_keys.id', direction: 'asc' }, tiebreak: 'ssh_keys.id' };
+/** The user's own keys; `label` is filterable, as on every collection of labelled objects (clients look keys up by it). */
+const FILTER: FilterSpec = {
+  fields: { label: { column: 'ssh_keys.label', type: 'string' } },
+  defaultOrder: { column: 'ssh_keys.id', direction: 'asc' },
+  tiebreak: 'ssh_keys.id',
+};
 
 export interface KeyOwner {
   accountId: number;

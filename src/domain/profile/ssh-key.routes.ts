@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { CreateSshKeyBody, SshKeyParams, SshKeySchema, UpdateSshKeyBody } from './ssh-key.schema.ts';
 import { addSshKey, getSshKey, getSshKeys, removeSshKey, updateSshKey } from './ssh-key.service.ts';
 

@@ -8,3 +8,9 @@ export interface SshKeyTable {
   ssh_key: string;
   created: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    ssh_keys: SshKeyTable;
+  }
+}

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { access, principalOf } from '../../http/access.ts';
 import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { access, principalOf } from '../account/route-access.ts';
 import { CreateTokenBody, TokenParams, TokenSchema, UpdateTokenBody } from './token.schema.ts';
 import { createOwnToken, deleteToken, getToken, getTokens, updateToken } from './token.service.ts';
 

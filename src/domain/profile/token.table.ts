@@ -15,3 +15,9 @@ export interface TokenTable {
   /** The OAuth app (oauth_apps) that issued this token; null for a personal access token. */
   app_id: number | null;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    tokens: TokenTable;
+  }
+}

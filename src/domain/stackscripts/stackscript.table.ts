@@ -18,3 +18,9 @@ export interface StackScriptTable {
   created: string;
   updated: string;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    stackscripts: StackScriptTable;
+  }
+}

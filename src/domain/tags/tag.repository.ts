@@ -100,7 +100,7 @@ function visibleTag(scope: AccountScope): RawBuilder<SqlBool> {
 }
 
 const TAG_FILTER: FilterSpec = {
-  fields: {},
+  fields: { label: { column: 'tags.label', type: 'string' } },
   defaultOrder: { column: 'tags.label', direction: 'asc' },
   tiebreak: 'tags.label',
 };

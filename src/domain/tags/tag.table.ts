@@ -11,3 +11,10 @@ export interface EntityTagTable {
   entity_type: string;
   entity_id: number;
 }
+
+declare module '../../db/database.ts' {
+  interface Database {
+    tags: TagTable;
+    entity_tags: EntityTagTable;
+  }
+}

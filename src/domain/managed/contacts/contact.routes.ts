@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { pageRequest } from '../../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../../http/schemas.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { readManaged, managedTags as tags, writeManaged } from '../managed-access.ts';
 import { ContactBody, ContactParams, ContactSchema } from './contact.schema.ts';
 import { createContact, deleteContact, getContact, getContacts, updateContact } from './contact.service.ts';

@@ -13,3 +13,9 @@ export interface ManagedContactTable {
   created: string;
   updated: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    managed_contacts: ManagedContactTable;
+  }
+}

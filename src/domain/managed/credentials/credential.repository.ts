@@ -6,9 +6,9 @@ import type { ManagedCredentialTable } from './credential.table.ts';
 
 export type CredentialRow = Selectable<ManagedCredentialTable>;
 
-/** The reference marks no credential field filterable; lists come in id order. */
+/** Only `label` is filterable, as on every collection of labelled objects; lists come in id order. */
 const FILTER: FilterSpec = {
-  fields: {},
+  fields: { label: { column: 'managed_credentials.label', type: 'string' } },
   defaultOrder: { column: 'managed_credentials.id', direction: 'asc' },
   tiebreak: 'managed_credentials.id',
 };

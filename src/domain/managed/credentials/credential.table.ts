@@ -21,3 +21,10 @@ export interface ManagedSshKeyTable {
   private_key_sealed: string;
   created: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    managed_credentials: ManagedCredentialTable;
+    managed_ssh_keys: ManagedSshKeyTable;
+  }
+}

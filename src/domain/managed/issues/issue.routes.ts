@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { pageRequest } from '../../../http/list.ts';
 import { PageQuery, Paginated } from '../../../http/schemas.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { readManaged, managedTags as tags } from '../managed-access.ts';
 import { IssueParams, IssueSchema } from './issue.schema.ts';
 import { getIssue, getOpenIssues } from './issue.service.ts';

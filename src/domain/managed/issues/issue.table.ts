@@ -11,3 +11,9 @@ export interface ManagedIssueTable {
   /** When the service recovered or stopped being watched; null while open. */
   closed: string | null;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    managed_issues: ManagedIssueTable;
+  }
+}

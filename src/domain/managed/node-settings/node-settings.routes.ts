@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { pageRequest } from '../../../http/list.ts';
 import { PageQuery, Paginated } from '../../../http/schemas.ts';
 import { scopeOf } from '../../account/principal.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { NodeParams } from '../../nodes/node.schema.ts';
 import { readManaged, managedTags as tags, writeManaged } from '../managed-access.ts';
 import { NodeSettingsSchema, UpdateNodeSettingsBody } from './node-settings.schema.ts';

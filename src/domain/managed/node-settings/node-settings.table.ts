@@ -10,3 +10,9 @@ export interface ManagedNodeSettingsTable {
   ssh_port: number;
   updated: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    managed_node_settings: ManagedNodeSettingsTable;
+  }
+}

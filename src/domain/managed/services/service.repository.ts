@@ -7,9 +7,9 @@ import type { ManagedServiceTable } from './service.table.ts';
 
 export type ServiceRow = Selectable<ManagedServiceTable>;
 
-/** The reference marks no service field filterable. */
+/** Only `label` is filterable, as on every collection of labelled objects. */
 const FILTER: FilterSpec = {
-  fields: {},
+  fields: { label: { column: 'managed_services.label', type: 'string' } },
   defaultOrder: { column: 'managed_services.id', direction: 'asc' },
   tiebreak: 'managed_services.id',
 };

@@ -24,3 +24,9 @@ export interface ManagedServiceTable {
   created: string;
   updated: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    managed_services: ManagedServiceTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { readManaged, managedTags as tags } from '../managed-access.ts';
 import { ManagedStatsSchema } from './managed-stats.schema.ts';
 import { getManagedStats } from './managed-stats.service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { Empty } from '../../../http/schemas.ts';
 import { scopeOf } from '../../account/principal.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { readNodes, tags, writeNodes } from '../node.routes.ts';
 import { NodeParams } from '../node.schema.ts';
 import { BackupParams, BackupSchema, BackupsSchema, CreateSnapshotBody, RestoreBackupBody } from './backup.schema.ts';

@@ -14,3 +14,9 @@ export interface BackupTable {
   updated: string;
   finished: string | null;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    backups: BackupTable;
+  }
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { tags, writeNodes } from '../node.routes.ts';
 import { NodeParams, NodeSchema } from '../node.schema.ts';
 import { CloneNodeBody } from './clone.schema.ts';

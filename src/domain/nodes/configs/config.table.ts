@@ -20,3 +20,9 @@ export interface ConfigTable {
   created: string;
   updated: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    configs: ConfigTable;
+  }
+}

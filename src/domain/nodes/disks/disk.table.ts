@@ -13,3 +13,9 @@ export interface DiskTable {
   created: string;
   updated: string;
 }
+
+declare module '../../../db/database.ts' {
+  interface Database {
+    disks: DiskTable;
+  }
+}

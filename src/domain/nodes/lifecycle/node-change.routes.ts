@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { Empty } from '../../../http/schemas.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { tags, writeNodes } from '../node.routes.ts';
 import { NodeParams, NodeSchema } from '../node.schema.ts';
 import { migrateNode } from './migrate.service.ts';

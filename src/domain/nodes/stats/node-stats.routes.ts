@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../../http/access.ts';
 import { scopeOf } from '../../account/principal.ts';
+import { principalOf } from '../../account/route-access.ts';
 import { readNodes, tags } from '../node.routes.ts';
 import { NodeParams } from '../node.schema.ts';
 import {

@@ -1,0 +1,36 @@
+import { notifyJobs } from './domain/domains/notify.jobs.ts';
+import { slaveJobs } from './domain/domains/slave-refresh.jobs.ts';
+import { zoneJobs } from './domain/domains/zone-render.jobs.ts';
+import { progressEvent } from './domain/events/event.service.ts';
+import { imageJobs, imageOperations } from './domain/images/image.jobs.ts';
+import { probeJobs } from './domain/managed/services/probe.jobs.ts';
+import { backupJobs, backupOperations } from './domain/nodes/backups/backup.jobs.ts';
+import { cloneOperation } from './domain/nodes/clones/clone.jobs.ts';
+import { diskOperations } from './domain/nodes/disks/disk.jobs.ts';
+import { nodeChangeOperations } from './domain/nodes/lifecycle/node-change.jobs.ts';
+import { holdNode, nodeOperations } from './domain/nodes/node.jobs.ts';
+import { oauthJobs } from './domain/oauth/oauth.jobs.ts';
+import { tokenJobs } from './domain/profile/token.jobs.ts';
+import type { JobHandler } from './jobs/handler.ts';
+import { type OperationHandler, operationJobs } from './jobs/operation.ts';
+
+const nodeOperationJobs = (operations: readonly OperationHandler[]) =>
+  operationJobs(operations, { progress: progressEvent, hold: holdNode });
+
+/** Every job kind the worker knows, gathered from the resource groups. */
+export const JOB_HANDLERS: readonly JobHandler[] = [
+  ...tokenJobs,
+  ...oauthJobs,
+  ...operationJobs(imageOperations, { progress: progressEvent }),
+  ...imageJobs,
+  ...nodeOperationJobs(nodeOperations),
+  ...nodeOperationJobs(diskOperations),
+  ...nodeOperationJobs(backupOperations),
+  ...nodeOperationJobs([cloneOperation]),
+  ...nodeOperationJobs(nodeChangeOperations),
+  ...backupJobs,
+  ...zoneJobs,
+  ...slaveJobs,
+  ...notifyJobs,
+  ...probeJobs,
+];
