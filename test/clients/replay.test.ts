@@ -59,6 +59,7 @@ for (const dialect of DIALECTS) {
       test(`${client}: ${lines.length} requests as recorded`, async (t) => {
         const result = await new Replay(await replayServer(t, dialect)).run(lines);
         for (const warning of result.warnings) t.diagnostic(`warning: ${warning}`);
+        for (const gone of result.gone) t.diagnostic(`gone already (deleted earlier): ${gone}`);
         const guesses = result.guesses.length ? `\nids guessed:\n${result.guesses.join('\n')}` : '';
         assert.ok(
           result.failures.length === 0,

@@ -11,6 +11,8 @@ export interface ReplayResult {
   guesses: string[];
   /** Warning headers of accepted requests (fields this server ignored, ...). */
   warnings: string[];
+  /** Accepted requests answered 404 for what the sequence had deleted (see replay.test.ts). */
+  gone: string[];
 }
 
 /** How many more times a refused GET of something the sequence deleted is sent while it still answers 2xx. */
@@ -77,7 +79,7 @@ export class Replay {
   /** Tokens made by the sequence, by our id, and whether their scopes are narrower than `*`. */
   readonly #tokens = new Map<string, { token: string; narrow: boolean }>();
   #lastDeletedToken: string | null = null;
-  readonly #result: ReplayResult = { failures: [], guesses: this.#ids.guesses, warnings: [] };
+  readonly #result: ReplayResult = { failures: [], guesses: this.#ids.guesses, warnings: [], gone: [] };
 
   constructor(app: Server) {
     this.#app = app;
@@ -125,9 +127,10 @@ export class Replay {
     const url = `${path}${r.query ?? ''}`;
     const send = (token: string) => this.#app.request(r.method, url, { token, headers, ...(body === undefined ? {} : { body }) });
 
+    const where = `${file}:${line} ${r.method} ${url}`;
     const fail = (why: string) => {
       const recorded = url === `${r.path}${r.query ?? ''}` ? '' : ` (recorded ${r.path})`;
-      this.#result.failures.push(`${r.client} ${file}:${line} ${r.method} ${url}${recorded}: ${why}`);
+      this.#result.failures.push(`${r.client} ${where}${recorded}: ${why}`);
     };
 
     // A refused write goes with the live narrow token when there is one: the recorded clients
@@ -137,9 +140,12 @@ export class Replay {
     if (reply.status >= 500) return fail(`a server error: ${describeReply(reply)}`);
 
     if (accepted) {
-      if (is2xx(reply)) return this.#learn(r.method, parsed.template, path, r.answer, reply, fail);
+      if (is2xx(reply)) return this.#learn({ method: r.method, template: parsed.template, path, where }, r.answer, reply, fail);
       // The recording's server was slower to finish a deletion this sequence asked for.
-      if (reply.status === 404 && this.#isDeleted(path)) return;
+      if (reply.status === 404 && this.#isDeleted(path)) {
+        this.#result.gone.push(where);
+        return;
+      }
       return fail(`expected 2xx, got ${describeReply(reply)}`);
     }
 
@@ -161,9 +167,7 @@ export class Replay {
 
   /** What an accepted request's answer teaches: the ids of the recorded answer, a list's ids, tokens, deletions. */
   #learn(
-    method: string,
-    template: string,
-    path: string,
+    { method, template, path, where }: { method: string; template: string; path: string; where: string },
     answer: Record<string, Scalar> | undefined,
     reply: Reply,
     fail: (why: string) => void,
@@ -192,8 +196,7 @@ export class Replay {
         this.#tokens.delete(tokenId);
       }
     }
-    const warning = reply.headers.warning;
-    if (warning !== undefined) this.#result.warnings.push(`${method} ${path}: ${String(warning)}`);
+    if (reply.headers.warning !== undefined) this.#result.warnings.push(`${where}: ${String(reply.headers.warning)}`);
   }
 }
 
