@@ -45,11 +45,12 @@ export function withEchoedFields(body: unknown, response: unknown): unknown {
 
 /**
  * A copy of a body schema in which every object that does not say which extra keys it takes
- * (`additionalProperties`) takes none, at any depth: an unknown key is a 400 naming it (`lable`,
- * `global.a`, `devices.sdz`). What a client reads and may send back is not unknown: the read-only
- * fields an object declares, and at the top level the fields of the operation's answer
- * (`withEchoedFields`); they are taken with any value and ignored. A free-form map says so
- * (`Type.Record`, or `additionalProperties: true`).
+ * (`additionalProperties`) takes none, at any depth: it says which keys are known, so that the
+ * others (`lable`, `global.a`, `devices.sdz`) are dropped and named before validation
+ * (lenient-body.ts), and validation stays closed behind it. What a client reads and may send back
+ * is not unknown: the read-only fields an object declares, and at the top level the fields of the
+ * operation's answer (`withEchoedFields`); they are taken with any value and ignored. A free-form
+ * map says so (`Type.Record`, or `additionalProperties: true`).
  */
 export function closeObjects(
   schema: unknown,

@@ -76,6 +76,8 @@ for (const dialect of DIALECTS) {
           if (dialect === 'postgres') env.DATABASE_URL = urlWithSchema(PG_URL, await freshPgSchema(t));
           const launched = await startLaunchedServer([...launcher], env);
           t.after(() => endProcess(launched.child, true));
+          // Log lines are written in batches: the first may come a little after the banner.
+          await waitUntil('a log line naming the server pid', () => /"pid":\d+/.test(launched.output()));
           const serverPid = Number(/"pid":(\d+)/.exec(launched.output())?.[1]);
           assert.ok(serverPid > 0 && serverPid !== launched.child.pid, launched.output());
           assert.equal((await api(launched.baseUrl, 'POST', '/tags', { label: 'kept' })).status, 200);
