@@ -13,6 +13,8 @@ export interface ClaimRequest {
   leaseToken: string;
   /** Kinds not to claim now (those a worker already runs as many of as it may). */
   skipKinds?: readonly string[];
+  /** Concurrency keys not to claim now (those a worker already runs as many of as it may). */
+  skipKeys?: readonly string[];
 }
 
 /**
@@ -23,12 +25,16 @@ export interface ClaimRequest {
 export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promise<JobRow | undefined> {
   const lock = kind === 'postgres' ? sql`for update skip locked` : sql``;
   const skip = r.skipKinds?.length ? sql`and kind not in (${sql.join(r.skipKinds)})` : sql``;
+  const skipKeys = r.skipKeys?.length
+    ? sql`and (concurrency_key is null or concurrency_key not in (${sql.join(r.skipKeys)}))`
+    : sql``;
   const result = await sql<JobRow>`
     update jobs set lease_token = ${r.leaseToken}, lease_until = ${r.leaseUntil}, attempts = attempts + 1
     where id = (
       select id from jobs
       where status = 'queued' and run_at <= ${r.dueBy} and (lease_until is null or lease_until < ${r.now})
       ${skip}
+      ${skipKeys}
       order by run_at, id
       limit 1
       ${lock}

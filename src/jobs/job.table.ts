@@ -14,6 +14,8 @@ export interface JobTable {
   transition: string | null;
   attempts: number;
   max_attempts: number;
+  /** A worker runs at most a few jobs of one key at once (see Worker), so no key takes every slot. */
+  concurrency_key: string | null;
   /** At most one queued job per key: recurring work uses it to stay single. */
   dedupe_key: string | null;
   /** Random token of the worker holding the lease; fences a worker whose lease ran out. */

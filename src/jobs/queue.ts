@@ -14,6 +14,8 @@ export interface EnqueueSpec {
   /** With a dedupe key: a queued job holding the key and due later than `runAt` is made due at `runAt`. */
   hasten?: boolean;
   maxAttempts?: number;
+  /** Jobs sharing a key (e.g. one tenant's) take at most a few of a worker's parallel slots at once. */
+  concurrencyKey?: string;
   /** Holds the job (status `held`, never claimed) until an operator advances this transition kind. */
   heldFor?: string;
 }
@@ -36,6 +38,7 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: Enque
       attempts: 0,
       max_attempts: spec.maxAttempts ?? 10,
       dedupe_key: spec.dedupeKey ?? null,
+      concurrency_key: spec.concurrencyKey ?? null,
       lease_token: null,
       lease_until: null,
       last_error: null,

@@ -11,6 +11,11 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** How many jobs of `parallel` kinds run at once, beside the one-at-a-time jobs. */
   parallel?: number;
+  /**
+   * How many of those may share a concurrency key (a job's `concurrency_key`, e.g. one tenant's):
+   * the rest of the slots stay free for other keys. A quarter of `parallel` (at least 1) unless given.
+   */
+  parallelPerKey?: number;
 }
 
 /** A loop that has not looked for jobs for this many poll intervals (and at least STALL_MIN_MS) is stuck. */
@@ -25,7 +30,9 @@ const WAKE = new Error('worker woken');
 
 /**
  * Runs due jobs until stopped: one at a time, except the kinds marked `parallel`, of which up to
- * `parallel` run beside them. Any number of workers may share a database.
+ * `parallel` run beside them, and at most `parallelPerKey` of one concurrency key. Any number of
+ * workers may share a database; each counts only the jobs it runs itself (a job is run by one worker
+ * only: the claim takes its lease), so a key holds at most `parallelPerKey` slots of every worker.
  */
 export class Worker {
   #ctx: Context;
@@ -35,6 +42,8 @@ export class Worker {
   #running = false;
   #loop: Promise<void> | null = null;
   #inFlight = new Set<Promise<void>>();
+  /** Parallel jobs running now, by concurrency key. */
+  #runningByKey = new Map<string, number>();
   #wake: AbortController = new AbortController();
   #id: string;
   /** When the loop last looked for a job (monotonic milliseconds). */
@@ -45,7 +54,8 @@ export class Worker {
     this.#ctx = ctx;
     this.#handlers = new Map(handlers.map((h) => [h.kind, h]));
     this.#parallelKinds = handlers.filter((h) => h.parallel).map((h) => h.kind);
-    this.#options = { leaseMs: 60_000, parallel: 8, ...options };
+    const parallel = options.parallel ?? 8;
+    this.#options = { leaseMs: 60_000, parallel, parallelPerKey: Math.max(1, Math.floor(parallel / 4)), ...options };
     // Lease tokens fence dead workers; they are never shown, so they stay out of a seeded stream.
     this.#id = randomHex(systemRandom, 6);
   }
@@ -105,21 +115,34 @@ export class Worker {
   /** Claims one due job: a parallel one is started and left running, any other is awaited. */
   async #claimAndStart(): Promise<boolean> {
     const full = this.#inFlight.size >= this.#options.parallel;
-    const claim = await this.#claim(full ? this.#parallelKinds : []);
+    const claim = await this.#claim(full ? this.#parallelKinds : [], this.#keysAtLimit());
     if (!claim) return false;
     if (!this.#handlers.get(claim.job.kind)?.parallel) {
       await this.#execute(claim.job, claim.token);
       return true;
     }
+    const key = claim.job.concurrency_key;
+    if (key !== null) this.#runningByKey.set(key, (this.#runningByKey.get(key) ?? 0) + 1);
     const running: Promise<void> = this.#execute(claim.job, claim.token)
       .catch((err: unknown) => this.#ctx.log.error({ err, jobId: claim.job.id }, 'worker: job crashed'))
       .finally(() => {
         this.#inFlight.delete(running);
+        if (key !== null) {
+          const left = (this.#runningByKey.get(key) ?? 1) - 1;
+          if (left > 0) this.#runningByKey.set(key, left);
+          else this.#runningByKey.delete(key);
+        }
         // A freed slot may let a waiting parallel job be claimed.
         this.wake();
       });
     this.#inFlight.add(running);
     return true;
+  }
+
+  /** The concurrency keys of which as many parallel jobs run as may. */
+  #keysAtLimit(): string[] {
+    const limit = this.#options.parallelPerKey;
+    return [...this.#runningByKey].filter(([, n]) => n >= limit).map(([key]) => key);
   }
 
   /** Claims and runs one due job, whatever its kind; false when none was due. */
@@ -130,7 +153,7 @@ export class Worker {
     return true;
   }
 
-  async #claim(skipKinds: readonly string[]): Promise<{ job: JobRow; token: string } | null> {
+  async #claim(skipKinds: readonly string[], skipKeys: readonly string[] = []): Promise<{ job: JobRow; token: string } | null> {
     const ctx = this.#ctx;
     const token = `${this.#id}-${randomHex(systemRandom, 6)}`;
     await ctx.operator.fresh();
@@ -142,6 +165,7 @@ export class Worker {
       leaseUntil: wallNow + this.#options.leaseMs,
       leaseToken: token,
       skipKinds,
+      skipKeys,
     });
     return job ? { job, token } : null;
   }

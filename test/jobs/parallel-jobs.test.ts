@@ -65,6 +65,33 @@ for (const dialect of DIALECTS) {
       assert.equal((await ctx.db.selectFrom('jobs').select('id').execute()).length, 0);
     });
 
+    test('jobs of one concurrency key take at most their share of the slots; other keys take the rest', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { ctx } = app.runtime;
+      await sql`create table job_runs (job_id integer not null)`.execute(ctx.db);
+      const slow = gatedKind('test.slow', true);
+      const keyOf = new Map<number, string | null>();
+      for (const key of ['busy', 'busy', 'busy', 'busy', 'busy', 'quiet', null]) {
+        const id = await enqueueJob(ctx.db, ctx.clock, { kind: 'test.slow', ...(key ? { concurrencyKey: key } : {}) });
+        keyOf.set(Number(id), key);
+      }
+      const worker = new Worker(ctx, [slow.handler], { pollMs: 5, parallel: 4, parallelPerKey: 2 });
+      worker.start();
+      try {
+        await until(() => slow.started.length === 4, 'four jobs run');
+        await new Promise((r) => setTimeout(r, 50));
+        assert.deepEqual(slow.started.map((id) => keyOf.get(id)).sort(), ['busy', 'busy', 'quiet', null].sort());
+        slow.open();
+        await until(async () => {
+          const r = await sql<{ n: number }>`select count(*) as n from job_runs`.execute(ctx.db);
+          return Number(r.rows[0]?.n) === 7;
+        }, 'every job ran');
+      } finally {
+        slow.open();
+        await worker.stop();
+      }
+    });
+
     test('stop() waits for the parallel jobs in flight, which then commit', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const { ctx } = app.runtime;
