@@ -71,14 +71,84 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** A port that accepts connections and never answers (an HTTP request there waits for its timeout). */
-export async function silentPort(t: TestContext): Promise<number> {
+export interface SilentServer {
+  port: number;
+  /** Connections held open now, and the most at once so far. */
+  open: number;
+  mostOpen: number;
+  /** Drops every connection held (each probe waiting there ends at once) and stops listening. */
+  close(): void;
+}
+
+/** A server on 127.0.0.1 that accepts connections and never answers (an HTTP request there waits for its timeout). */
+export async function startSilentServer(t: TestContext): Promise<SilentServer> {
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => sockets.add(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    for (const s of sockets) s.destroy();
-    server.close();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    silent.open = sockets.size;
+    silent.mostOpen = Math.max(silent.mostOpen, sockets.size);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      silent.open = sockets.size;
+    });
+    socket.on('error', () => {});
   });
+  const silent: SilentServer = {
+    port: 0,
+    open: 0,
+    mostOpen: 0,
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  silent.port = (server.address() as net.AddressInfo).port;
+  t.after(() => silent.close());
+  return silent;
+}
+
+/** A port that accepts connections and never answers. */
+export async function silentPort(t: TestContext): Promise<number> {
+  return (await startSilentServer(t)).port;
+}
+
+/**
+ * A web server on 127.0.0.1 that answers 200 at once, then sends its body a byte every `everyMs`,
+ * `bytes` bytes in all (never a probe's expected text).
+ */
+export async function startTrickleServer(t: TestContext, everyMs: number, bytes: number): Promise<string> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    let sent = 0;
+    const timer = setInterval(() => {
+      res.write('.');
+      sent += 1;
+      if (sent >= bytes) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+/** A port on 127.0.0.1 that accepts connections and resets each once it has read something (a TCP RST). */
+export async function resettingPort(t: TestContext): Promise<number> {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => socket.resetAndDestroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return (server.address() as net.AddressInfo).port;
 }

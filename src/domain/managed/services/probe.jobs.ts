@@ -3,7 +3,8 @@ import type { JobHandler } from '../../../jobs/handler.ts';
 import { releaseDedupeKey } from '../../../jobs/queue.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { closeIssuesOf, openIssueFor } from '../issues/issue.service.ts';
-import { type ProbeResult, probe } from './probe.ts';
+import { probe } from './probe.ts';
+import { down, type ProbeResult } from './probe-outcome.ts';
 import { PROBE_JOB, scheduleProbe } from './probe-schedule.ts';
 import { findServiceById, type ServiceRow, updateServiceRow } from './service.repository.ts';
 import { probeTarget } from './service-address.ts';
@@ -33,7 +34,8 @@ const probeService: JobHandler = {
     const row = await findServiceById(ctx.db, Number(payload.service_id));
     if (!watched(row)) return null;
     const target = probeTarget(row.service_type, row.address);
-    const result = typeof target === 'string' ? { up: false, problem: target } : await probe(target, row.timeout, row.body);
+    // An address stored before today's rules were: the probe does not go out.
+    const result = typeof target === 'string' ? down('unreachable') : await probe(target, row.timeout, row.body);
     return { epoch: row.probe_epoch, result };
   },
   async run({ trx, ctx, job, payload, prepared }) {
@@ -52,7 +54,7 @@ const probeService: JobHandler = {
       last_problem: result.problem,
     });
     if (result.up) await closeIssuesOf(trx, ctx, row, 'the service is up again');
-    else await openIssueFor(trx, ctx, row, result.problem ?? 'down');
+    else await openIssueFor(trx, ctx, row, result.problem ?? 'unreachable');
     await scheduleProbe(trx, ctx, row, nextProbeAt(ctx));
   },
   async onGiveUp({ trx, ctx, payload }) {
