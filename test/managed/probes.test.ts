@@ -199,7 +199,8 @@ for (const dialect of DIALECTS) {
       const ids: number[] = [];
       for (let i = 0; i < 6; i++)
         ids.push((await addService(app, { label: `svc-${i}`, service_type: 'url', address: web.url })).id);
-      const worker = new Worker(app.runtime.ctx, JOB_HANDLERS, { pollMs: 10, parallel: 4 });
+      // One account's services: as many at once as the limit per concurrency key allows.
+      const worker = new Worker(app.runtime.ctx, JOB_HANDLERS, { pollMs: 10, parallel: 4, parallelPerKey: 4 });
       worker.start();
       // Stopped here, not in an after hook: those of the app (dropping its database) run first.
       try {

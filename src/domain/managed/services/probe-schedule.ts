@@ -6,6 +6,12 @@ import { enqueueJob } from '../../../jobs/queue.ts';
 export const PROBE_JOB = 'managed.probe';
 
 /**
+ * The worker runs at most a few probes of one account at once (src/jobs/worker.ts), so that one
+ * account's slow services cannot take every slot from the others.
+ */
+const concurrencyKeyOf = (accountId: number) => `account:${accountId}`;
+
+/**
  * Queues a service's next probe (one at a time: a probe already queued is brought forward to `atMs`
  * if later). Call it in the transaction of the change that asks for it.
  */
@@ -22,6 +28,7 @@ export async function scheduleProbe(
     runAt: atMs,
     dedupeKey: `${PROBE_JOB}:${service.id}`,
     hasten: true,
+    concurrencyKey: concurrencyKeyOf(service.account_id),
   });
   ctx.wakeWorker();
 }
