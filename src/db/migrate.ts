@@ -17,6 +17,7 @@ import * as oauthClients from './migrations/0015-oauth-clients.ts';
 import * as userPasswords from './migrations/0016-user-passwords.ts';
 import * as oauthAuthorizations from './migrations/0017-oauth-authorizations.ts';
 import * as jobConcurrencyKeys from './migrations/0018-job-concurrency-keys.ts';
+import * as managedServiceReprobes from './migrations/0019-managed-service-reprobes.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -42,6 +43,7 @@ const STEPS: Record<string, Step> = {
   '0016-user-passwords': userPasswords,
   '0017-oauth-authorizations': oauthAuthorizations,
   '0018-job-concurrency-keys': jobConcurrencyKeys,
+  '0019-managed-service-reprobes': managedServiceReprobes,
 };
 
 class InCodeMigrations implements MigrationProvider {

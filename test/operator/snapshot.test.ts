@@ -84,6 +84,7 @@ for (const dialect of DIALECTS) {
           '0016-user-passwords',
           '0017-oauth-authorizations',
           '0018-job-concurrency-keys',
+          '0019-managed-service-reprobes',
         ],
         blobs: 'by-key',
       });

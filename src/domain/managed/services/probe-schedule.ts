@@ -5,6 +5,9 @@ import { enqueueJob } from '../../../jobs/queue.ts';
 
 export const PROBE_JOB = 'managed.probe';
 
+/** How often a change (update, enable) may have a service probed off its schedule, on the service clock. */
+export const REPROBE_EVERY_MS = 60_000;
+
 /**
  * The worker runs at most a few probes of one account at once (src/jobs/worker.ts), so that one
  * account's slow services cannot take every slot from the others.
@@ -31,4 +34,18 @@ export async function scheduleProbe(
     concurrencyKey: concurrencyKeyOf(service.account_id),
   });
   ctx.wakeWorker();
+}
+
+/**
+ * When a change may have the service probed: at once, unless a change had it probed less than a
+ * minute ago; then a minute after that one (or at the next round, if that is sooner: `scheduleProbe`
+ * only brings a queued probe forward). Without this, repeated changes would probe as fast as they
+ * come. Store the answer as the service's `reprobe_at`.
+ */
+export function reprobeAt(nowMs: number, service: { reprobe_at: number | null }): number {
+  const last = service.reprobe_at;
+  if (last === null) return nowMs;
+  // A change's probe still waits: it will probe the settings as they are then.
+  if (last > nowMs) return last;
+  return Math.max(nowMs, last + REPROBE_EVERY_MS);
 }

@@ -25,7 +25,8 @@ function nextProbeAt(ctx: Context): number {
  * An enabled service's recurring probe: before the transaction, a real request to its address; then
  * its status becomes ok or problem, an issue is opened when it is down (and none is open) or closed
  * when it is up, and the next probe is queued one interval later. The chain ends when the service is
- * disabled or deleted; a probe of settings changed meanwhile is dropped and the service probed again.
+ * disabled or deleted; a probe of settings changed meanwhile is dropped and the service probed again
+ * when the change asked for (`reprobe_at`).
  */
 const probeService: JobHandler = {
   kind: PROBE_JOB,
@@ -44,7 +45,7 @@ const probeService: JobHandler = {
     await releaseDedupeKey(trx, job.id);
     const probed = prepared as Probed | null;
     if (probed?.epoch !== row.probe_epoch) {
-      await scheduleProbe(trx, ctx, row);
+      await scheduleProbe(trx, ctx, row, Math.max(ctx.clock.nowMs(), row.reprobe_at ?? 0));
       return;
     }
     const { result } = probed;

@@ -9,7 +9,7 @@ import { actorOf, type Principal } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
 import { assertCredentialsOfAccount, liveCredentialIds } from '../credentials/credential.service.ts';
 import { closeIssuesOf } from '../issues/issue.service.ts';
-import { scheduleProbe } from './probe-schedule.ts';
+import { reprobeAt, scheduleProbe } from './probe-schedule.ts';
 import {
   deleteServiceRow,
   findService,
@@ -125,6 +125,7 @@ export async function createService(ctx: Context, principal: Principal, body: Cr
       credentials: JSON.stringify([...new Set(credentials)]),
       status: 'pending',
       probe_epoch: 1,
+      reprobe_at: null,
       last_probed: null,
       last_problem: null,
       created: now,
@@ -138,7 +139,8 @@ export async function createService(ctx: Context, principal: Principal, body: Cr
 
 /**
  * Changes the fields the body names. A change of what is probed (type, address, timeout, body) makes
- * an enabled service `pending` and probes it at once; its open issue stays until that probe says.
+ * an enabled service `pending` and probes it at once (at most once a minute: `reprobeAt`); its open
+ * issue stays until that probe says.
  */
 export async function updateService(ctx: Context, accountId: number, id: number, body: UpdateService): Promise<Service> {
   return inTransaction(ctx.db, async (trx) => {
@@ -154,6 +156,8 @@ export async function updateService(ctx: Context, accountId: number, id: number,
     const reprobe =
       row.status !== 'disabled' &&
       (type !== row.service_type || where.address !== row.address || timeout !== row.timeout || probeBody !== row.body);
+    const now = ctx.clock.nowMs();
+    const probeAt = reprobeAt(now, row);
     const updated = await updateServiceRow(trx, row.id, {
       label: body.label,
       service_type: type,
@@ -164,10 +168,10 @@ export async function updateService(ctx: Context, accountId: number, id: number,
       notes: body.notes,
       region: where.region,
       credentials: body.credentials ? JSON.stringify([...new Set(body.credentials)]) : undefined,
-      ...(reprobe ? { status: 'pending', probe_epoch: row.probe_epoch + 1 } : {}),
-      updated: toTimestamp(ctx.clock.nowMs()),
+      ...(reprobe ? { status: 'pending', probe_epoch: row.probe_epoch + 1, reprobe_at: probeAt } : {}),
+      updated: toTimestamp(now),
     });
-    if (reprobe) await scheduleProbe(trx, ctx, updated);
+    if (reprobe) await scheduleProbe(trx, ctx, updated, probeAt);
     return serviceOf(trx, updated);
   });
 }
@@ -200,16 +204,22 @@ export async function disableService(ctx: Context, accountId: number, id: number
   });
 }
 
-/** Watches the service again: `pending` until a probe, run at once, says ok or problem. */
+/**
+ * Watches the service again: `pending` until a probe, run at once (at most once a minute, as for an
+ * update: `reprobeAt`), says ok or problem.
+ */
 export async function enableService(ctx: Context, accountId: number, id: number): Promise<Service> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await serviceFor(trx, accountId, id);
+    const now = ctx.clock.nowMs();
+    const probeAt = reprobeAt(now, row);
     const updated = await updateServiceRow(trx, row.id, {
       status: 'pending',
       probe_epoch: row.probe_epoch + 1,
-      updated: toTimestamp(ctx.clock.nowMs()),
+      reprobe_at: probeAt,
+      updated: toTimestamp(now),
     });
-    await scheduleProbe(trx, ctx, updated);
+    await scheduleProbe(trx, ctx, updated, probeAt);
     return serviceOf(trx, updated);
   });
 }

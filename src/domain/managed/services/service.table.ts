@@ -19,6 +19,11 @@ export interface ManagedServiceTable {
   status: string;
   /** Bumped by every change a probe depends on (address, type, timeout, body, enable, disable). */
   probe_epoch: number;
+  /**
+   * Service-clock ms when the probe the latest change (update, enable) asked for is due: changes
+   * probe at once at most once a minute (probe-schedule.ts).
+   */
+  reprobe_at: number | null;
   last_probed: string | null;
   last_problem: string | null;
   created: string;
