@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { addService, openIssues, statusOf } from './probe-helpers.ts';
-import { resettingPort, startTrickleServer, startWebServer } from './probe-servers.ts';
+import { resettingPort, startSelfSignedServer, startTrickleServer, startWebServer } from './probe-servers.ts';
 
 /** What the tenant is told of each service down: its issue's label and its `ticket_create` event's message. */
 async function toldDown(app: TestApp): Promise<{ labels: string[]; messages: string[] }> {
@@ -28,15 +28,23 @@ for (const dialect of DIALECTS) {
       await addService(app, { label: 'no-match', service_type: 'url', address: secretPage.url, body: 'token=abce' });
       await addService(app, { label: 'not-tls', service_type: 'url', address: `https://127.0.0.1:${plainPort}/` });
       await addService(app, { label: 'reset', service_type: 'url', address: `http://127.0.0.1:${await resettingPort(t)}/` });
+      await addService(app, { label: 'bad-cert', service_type: 'url', address: await startSelfSignedServer(t) });
       await runDueJobs(app);
       const told = await toldDown(app);
       assert.deepEqual(told.labels, [
+        'bad-cert is down: certificate not valid',
         'http-error is down: HTTP 503',
         'no-match is down: body not found',
         'not-tls is down: TLS handshake failed',
         'reset is down: connection reset',
       ]);
-      assert.deepEqual(told.messages, ['HTTP 503', 'TLS handshake failed', 'body not found', 'connection reset']);
+      assert.deepEqual(told.messages, [
+        'HTTP 503',
+        'TLS handshake failed',
+        'body not found',
+        'certificate not valid',
+        'connection reset',
+      ]);
     });
 
     test('a whole probe ends within its timeout: a body sent slowly is a timeout, not a body read to its end', async (t) => {

@@ -1,6 +1,8 @@
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { TestContext } from 'node:test';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './self-signed-cert.ts';
 
 export interface WebServer {
   url: string;
@@ -151,4 +153,19 @@ export async function resettingPort(t: TestContext): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return (server.address() as net.AddressInfo).port;
+}
+
+/** An https server on 127.0.0.1 with a self-signed certificate (no probe trusts it) answering 200. */
+export async function startSelfSignedServer(t: TestContext): Promise<string> {
+  const server = https.createServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) => res.end('healthy'));
+  server.on('tlsClientError', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `https://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
 }
