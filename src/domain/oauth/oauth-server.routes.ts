@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import { toApiError } from '../../http/error-handler.ts';
 import { publicBaseUrl } from '../../http/public-url.ts';
 import { userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
@@ -190,11 +191,13 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  // What the framework refuses (a body too large, a content type it cannot read) answers as RFC 6749 5.2 says.
+  // What the framework or the rules of every request refuse (a body too large or nested too deep, a content
+  // type it cannot read, the NUL character) answers as RFC 6749 5.2 says.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode && error.statusCode < 500 ? 400 : 500;
+    const refused = toApiError(error);
+    const status = refused.status < 500 ? 400 : 500;
     if (status === 500) request.log.error({ err: error }, 'sign-in request failed');
-    const description = status === 500 ? 'The server could not answer' : error.message;
+    const description = status === 500 ? 'The server could not answer' : refused.message;
     if (request.url.split('?')[0]?.endsWith('/authorize'))
       return sendPage(reply, status, errorPage('invalid_request', description));
     return reply
