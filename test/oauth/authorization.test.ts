@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { ConfigOverrides } from '../../src/config.ts';
 import { ensureConsoleClient } from '../../src/domain/oauth/console-client.ts';
 import { admin, newAccount } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
@@ -9,6 +10,7 @@ import {
   consoleTokens,
   form,
   givePassword,
+  PASSWORD,
   pkcePair,
   postSignIn,
   redirectQuery,
@@ -222,6 +224,47 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(twice.status, 400);
       assert.match(twice.body, /client_id is given more than once/);
+    });
+
+    test("the console's redirect URIs follow the configuration, never the request's Host", async (t) => {
+      const { challenge } = pkcePair();
+      const signIn = (app: TestApp, redirectUri: string, host: string) =>
+        app.request('POST', '/oauth/authorize', {
+          token: null,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', host },
+          body: form({ ...authorizeFields({ username: '', redirectUri, challenge }), username: 'admin', password: PASSWORD }),
+        });
+      const cases: [ConfigOverrides, string[], string[]][] = [
+        [
+          {},
+          ['http://127.0.0.1:8080/', 'http://localhost:8080/', 'http://[::1]:8080/'],
+          ['http://evil.example/', 'http://evil.example:8080/', 'http://127.0.0.1:8081/'],
+        ],
+        [
+          { publicUrl: 'https://cloud.example' },
+          ['https://cloud.example/'],
+          ['http://evil.example/', 'http://127.0.0.1:8080/', 'http://cloud.example/'],
+        ],
+        [{ host: '0.0.0.0', port: 9000 }, ['http://127.0.0.1:9000/', 'http://localhost:9000/'], ['http://evil.example:9000/']],
+        [{ host: '192.0.2.7', port: 80 }, ['http://192.0.2.7/'], ['http://localhost/', 'http://evil.example/']],
+      ];
+      for (const [config, allowed, refused] of cases) {
+        const app = await buildTestApp(t, { dialect, config });
+        await givePassword(app, 'admin');
+        for (const redirectUri of refused) {
+          for (const host of [new URL(redirectUri).host, 'evil.example']) {
+            const res = await signIn(app, redirectUri, host);
+            assert.equal(res.status, 400, `${JSON.stringify(config)} ${redirectUri} with Host ${host}`);
+            assert.equal(res.headers.location, undefined);
+            assert.match(res.body, /redirect_uri/);
+          }
+        }
+        for (const redirectUri of allowed) {
+          const res = await signIn(app, redirectUri, 'evil.example');
+          assert.equal(res.status, 302, `${JSON.stringify(config)} ${redirectUri}: ${String(res.body).slice(0, 200)}`);
+          assert.ok(String(res.headers.location).startsWith(`${redirectUri}?code=`));
+        }
+      }
     });
 
     test('a public client must use PKCE with S256; a wrong verifier spends the code', async (t) => {

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { setUserPassword } from '../../src/domain/account/user.service.ts';
 import type { Reply, TestApp } from '../helpers/app.ts';
 
-/** The console's client and the address it signs in from in the test app (inject's Host is localhost:80). */
-export const CONSOLE = { clientId: 'cumulo-console', redirectUri: 'http://localhost:80/' };
+/** The console's client and an address it signs in from in the test app (listening on 127.0.0.1:8080, registered as such). */
+export const CONSOLE = { clientId: 'cumulo-console', redirectUri: 'http://localhost:8080/' };
 export const PASSWORD = 'correct horse battery';
 
 export function pkcePair(): { verifier: string; challenge: string } {

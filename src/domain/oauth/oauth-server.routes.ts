@@ -4,7 +4,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
 import { toApiError } from '../../http/error-handler.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { ownBaseUrls } from '../../http/public-url.ts';
 import { userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
 import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from './console-client.ts';
@@ -84,13 +84,18 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   });
   const perAddress = app.createRateLimit({ max: ATTEMPTS_PER_ADDRESS, timeWindow: ATTEMPT_WINDOW_MS });
 
-  const server = (request: FastifyRequest, endpoint: ModelOptions['endpoint']) =>
+  // The port the server listens on: the configured one, or the one the system chose for port 0.
+  const listeningPort = () => {
+    const address = app.server.address();
+    return typeof address === 'object' && address !== null ? address.port : ctx.config.port;
+  };
+  const server = (endpoint: ModelOptions['endpoint']) =>
     new OAuth2Server({
       model: oauthModel(ctx, {
         endpoint,
         extraRedirectUris: (client) =>
           client.account_id === INSTALLATION_ACCOUNT_ID && client.id === CONSOLE_CLIENT_ID
-            ? [consoleRedirectUri(publicBaseUrl(request, ctx.config.publicUrl))]
+            ? ownBaseUrls(ctx.config, listeningPort()).map(consoleRedirectUri)
             : [],
       }),
       accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
@@ -114,7 +119,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     if (repeated) return sendPage(reply, 400, errorPage('invalid_request', `The parameter ${repeated} is given more than once`));
     const response = new OAuth2Server.Response({ headers: {} });
     try {
-      await server(request, 'authorize').authorize(libraryRequest(request, body), response, {
+      await server('authorize').authorize(libraryRequest(request, body), response, {
         authenticateHandler: { handle: authenticate },
       });
       return sendLibraryResponse(reply, response);
@@ -180,7 +185,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     const repeated = repeatedParameter(body);
     if (repeated) return tokenError(reply, new InvalidRequestError(`Invalid request: \`${repeated}\` is given more than once`));
     try {
-      await server(request, 'token').token(libraryRequest(request, body), response);
+      await server('token').token(libraryRequest(request, body), response);
       return sendLibraryResponse(reply, response);
     } catch (error) {
       const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
