@@ -1,5 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
@@ -11,13 +11,9 @@ import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from '
 import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
 import { ACCESS_TOKEN_LIFETIME_S, activeClient, CODE_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './oauth-grant.service.ts';
 import { type ModelOptions, type OAuthUser, oauthModel } from './oauth-model.ts';
+import { SignInAttempts } from './sign-in-attempts.ts';
 
 const { OAuthError, InvalidRequestError, ServerError } = OAuth2Server;
-
-/** Sign-in attempts (a password checked) allowed in each window: per username, and per client address. */
-const ATTEMPTS_PER_USER = 10;
-const ATTEMPTS_PER_ADDRESS = 30;
-const ATTEMPT_WINDOW_MS = 5 * 60_000;
 
 /** How the page and its POST end, besides the library's redirect. */
 class ShowSignIn extends Error {}
@@ -68,7 +64,7 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
 /**
  * The OAuth 2 authorization server (RFC 6749 with PKCE, RFC 7636), through @node-oauth/oauth2-server:
  * `GET authorize` shows the sign-in page for a known client and redirect URI; `POST authorize` checks
- * the password (a limited number of attempts per user and per address) and sends the user back to the
+ * the password (wrong ones limited per user and address and per address: sign-in-attempts.ts) and sends the user back to the
  * client with a code, or with `access_denied`; `POST token` exchanges a code or a refresh token. A
  * request that names an unknown client or a redirect URI it does not own is refused on a page here,
  * never redirected.
@@ -76,13 +72,7 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
 export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   const ctx: Context = app.ctx;
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
-  const perUser = app.createRateLimit({
-    max: ATTEMPTS_PER_USER,
-    timeWindow: ATTEMPT_WINDOW_MS,
-    keyGenerator: (request) => `user:${(textOf((request.body as Form | undefined)?.username) ?? '').toLowerCase()}`,
-  });
-  const perAddress = app.createRateLimit({ max: ATTEMPTS_PER_ADDRESS, timeWindow: ATTEMPT_WINDOW_MS });
+  const attempts = new SignInAttempts(ctx.clock);
 
   // The port the server listens on: the configured one, or the one the system chose for port 0.
   const listeningPort = () => {
@@ -160,20 +150,24 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
       // The library refuses (access_denied, back to the client) before it looks at who the user is.
       return authorize(request, reply, { ...form, allowed: 'false' }, async () => ({ id: 0, accountId: 0, username: '' }));
     }
-    for (const limit of [perAddress, perUser]) {
-      const state = await limit(request);
-      if (!state.isAllowed && state.isExceeded) {
-        reply.header('retry-after', String(state.ttlInSeconds));
-        return sendPage(
-          reply,
-          429,
-          errorPage('too_many_attempts', `Too many sign-in attempts; try again in ${state.ttlInSeconds} s`),
-        );
-      }
+    const username = textOf(form.username) ?? '';
+    const verdict = attempts.verdict(username, request.ip);
+    if (verdict.kind === 'refused') {
+      reply.header('retry-after', String(verdict.retryAfterS));
+      return sendPage(
+        reply,
+        429,
+        errorPage('too_many_attempts', `Too many wrong passwords from here; try again in ${verdict.retryAfterS} s`),
+      );
     }
     return authorize(request, reply, form, async () => {
-      const user = await userWithPassword(ctx, textOf(form.username) ?? '', textOf(form.password) ?? '');
-      if (!user) throw new WrongPassword();
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+      const user = await userWithPassword(ctx, username, textOf(form.password) ?? '');
+      if (!user) {
+        attempts.failed(username, request.ip);
+        throw new WrongPassword();
+      }
+      attempts.succeeded(username, request.ip);
       return { id: user.id, accountId: user.account_id, username: user.username };
     });
   });
