@@ -20,6 +20,9 @@ import {
 
 const { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidScopeError } = OAuth2Server;
 
+/** RFC 7636 4.2: code-challenge = 43*128unreserved. */
+const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
 /** Who signs in: the user, and for a refresh the app whose token was spent. */
 export interface OAuthUser {
   id: number;
@@ -86,7 +89,7 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
       }
     },
 
-    /** A public client must use PKCE (RFC 7636; the method defaults to S256, plain is refused). */
+    /** A public client must use PKCE (RFC 7636; the method defaults to S256, plain is refused); a challenge is 43*128unreserved. */
     async saveAuthorizationCode(
       code: Pick<
         OAuth2Server.AuthorizationCode,
@@ -97,6 +100,9 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
     ): Promise<OAuth2Server.AuthorizationCode> {
       if (client.isPublic && !code.codeChallenge) {
         throw new InvalidRequestError('Missing parameter: `code_challenge`: a public client must use PKCE (S256)');
+      }
+      if (code.codeChallenge && !CODE_CHALLENGE.test(code.codeChallenge)) {
+        throw new InvalidRequestError('Invalid parameter: `code_challenge` must be 43 to 128 of A-Z a-z 0-9 - . _ ~');
       }
       const row = await saveCode(ctx, {
         code: code.authorizationCode,

@@ -145,6 +145,11 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   );
 
   app.post('/authorize', { schema: { hide: true } }, async (request, reply) => {
+    // Against cross-site request forgery: a browser names the page a form was sent from, which must be ours.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !ownBaseUrls(ctx.config, listeningPort()).some((url) => new URL(url).origin === origin)) {
+      return sendPage(reply, 403, errorPage('invalid_request', "The sign-in form may be sent only from this server's own page"));
+    }
     const form: Form = { ...((request.body as Form | undefined) ?? {}) };
     if (form.decision === 'deny') {
       // The library refuses (access_denied, back to the client) before it looks at who the user is.
