@@ -16,6 +16,7 @@ import * as managedServices from './migrations/0014-managed-services.ts';
 import * as oauthClients from './migrations/0015-oauth-clients.ts';
 import * as userPasswords from './migrations/0016-user-passwords.ts';
 import * as oauthAuthorizations from './migrations/0017-oauth-authorizations.ts';
+import * as oauthGrantFamilies from './migrations/0024-oauth-grant-families.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -40,6 +41,7 @@ const STEPS: Record<string, Step> = {
   '0015-oauth-clients': oauthClients,
   '0016-user-passwords': userPasswords,
   '0017-oauth-authorizations': oauthAuthorizations,
+  '0024-oauth-grant-families': oauthGrantFamilies,
 };
 
 class InCodeMigrations implements MigrationProvider {

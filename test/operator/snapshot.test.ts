@@ -83,6 +83,7 @@ for (const dialect of DIALECTS) {
           '0015-oauth-clients',
           '0016-user-passwords',
           '0017-oauth-authorizations',
+          '0024-oauth-grant-families',
         ],
         blobs: 'by-key',
       });
