@@ -18,6 +18,7 @@ import * as userPasswords from './migrations/0016-user-passwords.ts';
 import * as oauthAuthorizations from './migrations/0017-oauth-authorizations.ts';
 import * as jobConcurrencyKeys from './migrations/0018-job-concurrency-keys.ts';
 import * as managedServiceReprobes from './migrations/0019-managed-service-reprobes.ts';
+import * as oauthGrantFamilies from './migrations/0020-oauth-grant-families.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -44,6 +45,7 @@ const STEPS: Record<string, Step> = {
   '0017-oauth-authorizations': oauthAuthorizations,
   '0018-job-concurrency-keys': jobConcurrencyKeys,
   '0019-managed-service-reprobes': managedServiceReprobes,
+  '0020-oauth-grant-families': oauthGrantFamilies,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -122,6 +122,25 @@ export function canonicalIntegers(schema: unknown, validate: Validator): Validat
   return check;
 }
 
+/** How deep a request body may nest objects and arrays: far beyond any route's schema, far below the stack's limit. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Whether a parsed value nests objects or arrays deeper than `limit` (the top-level object is depth 1).
+ * Walked with its own stack, so that a hostile depth cannot overflow the call stack here; every
+ * recursive walker after it (findNul, lenient-body, the validator) sees only values within the limit.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Where in a parsed value the NUL character occurs (in a key or a string), as a field path; undefined if nowhere. */
 export function findNul(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import { setUserPassword } from '../../src/domain/account/user.service.ts';
 import type { Reply, TestApp } from '../helpers/app.ts';
 
-/** The console's client and the address it signs in from in the test app (inject's Host is localhost:80). */
-export const CONSOLE = { clientId: 'cumulo-console', redirectUri: 'http://localhost:80/' };
+/** The console's client and an address it signs in from in the test app (listening on 127.0.0.1:8080, registered as such). */
+export const CONSOLE = { clientId: 'cumulo-console', redirectUri: 'http://localhost:8080/' };
 export const PASSWORD = 'correct horse battery';
 
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -47,18 +47,22 @@ export function authorizeFields(s: SignIn): Record<string, string | undefined> {
   };
 }
 
-/** Posts the sign-in form as a browser would. */
-export function postSignIn(app: TestApp, s: SignIn): Promise<Reply> {
-  return app.request('POST', '/oauth/authorize', {
-    token: null,
+/** Posts the sign-in form as a browser would, from `address` when given (else inject's 127.0.0.1). */
+export async function postSignIn(app: TestApp, s: SignIn, address?: string): Promise<Reply> {
+  assert.ok(app.runtime.app);
+  const res = await app.runtime.app.inject({
+    method: 'POST',
+    url: '/oauth/authorize',
     headers: FORM,
-    body: form({
+    payload: form({
       ...authorizeFields(s),
       username: s.username,
       password: s.password ?? PASSWORD,
       decision: s.decision ?? 'allow',
     }),
+    ...(address ? { remoteAddress: address } : {}),
   });
+  return { status: res.statusCode, headers: res.headers, body: res.body };
 }
 
 /** The query of the redirect back to the client. */

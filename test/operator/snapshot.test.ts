@@ -85,6 +85,7 @@ for (const dialect of DIALECTS) {
           '0017-oauth-authorizations',
           '0018-job-concurrency-keys',
           '0019-managed-service-reprobes',
+          '0020-oauth-grant-families',
         ],
         blobs: 'by-key',
       });

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Type } from 'typebox';
-import { closeObjects, withEchoedFields } from '../../src/http/input-rules.ts';
+import { closeObjects, MAX_BODY_DEPTH, withEchoedFields } from '../../src/http/input-rules.ts';
 import { INT32_MAX } from '../../src/http/schemas.ts';
 import { admin, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type Reply, type TestApp } from '../helpers/app.ts';
+import { nestedJson } from '../helpers/nested-json.ts';
 import { createEmptyNode, createNode, getNode } from '../nodes/helpers.ts';
+import { operatorApp } from '../operator/helpers.ts';
 
 /** A 400 whose one error names `field`. */
 function assertRefused(res: Reply, field: string, what: string) {
@@ -304,6 +306,26 @@ for (const dialect of DIALECTS) {
         assertRefused(res, 'X-Filter', filter);
       }
     });
+  });
+
+  test(`a body nested deeper than ${MAX_BODY_DEPTH} levels is a 400 in the envelope, on v4 and admin routes [${dialect}]`, async (t) => {
+    const app = await operatorApp(t, dialect);
+    const json = { 'content-type': 'application/json' };
+    const withinLimit = await app.request('PUT', '/v4/profile', { headers: json, body: nestedJson(MAX_BODY_DEPTH, 'object') });
+    assertIgnored(withinLimit, ['a'], `${MAX_BODY_DEPTH} levels`);
+    for (const depth of [MAX_BODY_DEPTH + 1, 8_000]) {
+      for (const shape of ['object', 'array'] as const) {
+        const body = nestedJson(depth, shape);
+        for (const res of [
+          await app.request('PUT', '/v4/profile', { headers: json, body }),
+          await app.request('POST', '/v4/profile/tokens', { headers: json, body }),
+          await app.admin('PUT', '/admin/transitions/node_boot', { headers: json, body }),
+        ]) {
+          assertRefused(res, 'body', `${depth} levels of ${shape}`);
+          assert.match(res.body.errors[0].reason, /Nested more than 64 levels/);
+        }
+      }
+    }
   });
 
   test(`every integer a request can carry declares a maximum within the columns [${dialect}]`, async (t) => {

@@ -15,8 +15,9 @@ export function consoleRedirectUri(baseUrl: string): string {
 
 /**
  * Registers the console's client at start-up (once; parallel starts insert it once between them) and
- * keeps its registered address on the configured public URL. The console may also be reached at the
- * address a request came to, which the authorization server allows for this client alone.
+ * keeps its registered address on the configured public URL. Without one, the console may also be
+ * reached at the other spellings of the listen address (http/public-url.ts ownBaseUrls), which the
+ * authorization server allows for this client alone; never at an address a request names.
  */
 export async function ensureConsoleClient(ctx: Context): Promise<void> {
   const redirectUri = consoleRedirectUri(ctx.config.publicUrl ?? `http://127.0.0.1:${ctx.config.port}`);

@@ -17,13 +17,17 @@ function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
-/** Headers of every page of the sign-in: nothing loads from elsewhere, nothing frames it, nothing caches it. */
+/**
+ * Headers of every page of the sign-in: nothing loads from elsewhere, nothing frames it, nothing caches
+ * it, no address leaves it. `same-origin` rather than `no-referrer`: under the latter a browser sends
+ * the form's POST with `Origin: null`, and the POST checks its Origin.
+ */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
 };
 
 const STYLE = `

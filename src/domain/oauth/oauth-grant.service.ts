@@ -3,18 +3,23 @@ import { inTransaction } from '../../db/transaction.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { formatScopes, parseScopes, unionScopes } from '../profile/scopes.ts';
-import { hashToken, issueToken, scheduleTokenExpiry } from '../profile/token.service.ts';
+import { forgetCachedTokens, hashToken, issueToken, revokeTokens, scheduleTokenExpiry } from '../profile/token.service.ts';
 import { OAUTH_CODE_EXPIRE, scheduleAppExpiry } from './oauth.jobs.ts';
 import { findAppById, findAppOf, insertApp, updateApp } from './oauth-app.repository.ts';
 import { findClientById, type OAuthClientRow } from './oauth-client.repository.ts';
 import {
-  deleteCode,
-  deleteRefreshToken,
+  codeState,
   findCode,
   findRefreshToken,
   insertCode,
   insertRefreshToken,
+  type NewCodeRow,
   type OAuthCodeRow,
+  refreshTokenState,
+  revokeCodeRow,
+  revokeRefreshFamily,
+  spendCodeRow,
+  spendRefreshTokenRow,
 } from './oauth-grant.repository.ts';
 
 /** The reference's lifetime of an OAuth access token: two hours. */
@@ -51,8 +56,8 @@ export interface NewCode {
 }
 
 /** Keeps an authorization code (its hash) for CODE_LIFETIME_S, and schedules its removal. */
-export async function saveCode(ctx: Context, spec: NewCode): Promise<OAuthCodeRow> {
-  const row: OAuthCodeRow = {
+export async function saveCode(ctx: Context, spec: NewCode): Promise<NewCodeRow> {
+  const row: NewCodeRow = {
     code_hash: hashToken(spec.code),
     client_id: spec.clientId,
     account_id: spec.accountId,
@@ -80,7 +85,7 @@ export function codeByValue(ctx: Context, code: string): Promise<OAuthCodeRow | 
 
 /** Spends a code: true for the one exchange that gets it. */
 export function spendCode(ctx: Context, code: string): Promise<boolean> {
-  return deleteCode(ctx.db, hashToken(code));
+  return spendCodeRow(ctx.db, hashToken(code));
 }
 
 export function refreshTokenByValue(ctx: Context, value: string) {
@@ -89,7 +94,26 @@ export function refreshTokenByValue(ctx: Context, value: string) {
 
 /** Spends a refresh token: true for the one refresh that gets it. */
 export function spendRefreshToken(ctx: Context, value: string): Promise<boolean> {
-  return deleteRefreshToken(ctx.db, hashToken(value));
+  return spendRefreshTokenRow(ctx.db, hashToken(value));
+}
+
+/** The family of the grant a code begins: its hash, which every token issued from it carries. */
+export function familyOfCode(code: string): string {
+  return hashToken(code);
+}
+
+/**
+ * A code or refresh token used again (RFC 9700 4.14.2): whoever holds it may have stolen it, so
+ * everything issued from the same grant ends at once, access tokens included, and any exchange of
+ * the family still on its way issues nothing (it holds the client's lock, as issueGrantTokens does).
+ */
+export async function revokeFamily(ctx: Context, clientId: string, family: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    await findClientById(trx, clientId);
+    await revokeCodeRow(trx, family);
+    await revokeTokens(trx, await revokeRefreshFamily(trx, family));
+  });
+  forgetCachedTokens(ctx);
 }
 
 export interface TokenGrant {
@@ -102,22 +126,29 @@ export interface TokenGrant {
   refreshToken: string;
   /** The app whose refresh token was spent; absent for a code exchange, which makes or widens the app. */
   appId?: number;
+  /** The family of the grant, and what was spent for this issue: it must still be spent, not revoked by a replay. */
+  family: string;
+  spent: { kind: 'code' | 'refresh_token'; hash: string };
 }
 
 export type TokenGrantResult =
   | { kind: 'issued'; accessExpiry: string; refreshExpiry: string }
   | { kind: 'client-gone' }
-  | { kind: 'app-gone' };
+  | { kind: 'app-gone' }
+  | { kind: 'revoked' };
 
 /**
  * Issues an access token and a refresh token under the user's app for the client, in one
- * transaction that holds the client's lock: a client deleted meanwhile, or an app revoked after
- * its refresh token was read, issues nothing.
+ * transaction that holds the client's lock: a client deleted meanwhile, an app revoked after its
+ * refresh token was read, or a grant whose family a replay revoked, issues nothing.
  */
 export async function issueGrantTokens(ctx: Context, grant: TokenGrant): Promise<TokenGrantResult> {
   return inTransaction(ctx.db, async (trx) => {
     const client = await findClientById(trx, grant.clientId);
     if (client?.status !== 'active') return { kind: 'client-gone' };
+    const { kind, hash } = grant.spent;
+    const spentState = kind === 'code' ? await codeState(trx, hash) : await refreshTokenState(trx, hash);
+    if (spentState !== 'spent') return { kind: 'revoked' };
     // One reading of the clock: the app's creation and the expiries count from the same second.
     const nowMs = ctx.clock.nowMs();
     const accessExpiry = toTimestamp(nowMs + ACCESS_TOKEN_LIFETIME_S * 1000);
@@ -161,6 +192,8 @@ export async function issueGrantTokens(ctx: Context, grant: TokenGrant): Promise
       app_id: appId,
       scopes: grant.scopes,
       expiry: refreshExpiry,
+      family: grant.family,
+      access_token_id: row.id,
     });
     await scheduleAppExpiry(trx, ctx, appId, refreshExpiry);
     return { kind: 'issued', accessExpiry, refreshExpiry };

@@ -1,3 +1,8 @@
+import type { Generated } from 'kysely';
+
+/** Where a code or refresh token is: usable; used once (a second use is a replay); revoked by a replay in its family. */
+export type GrantState = 'live' | 'spent' | 'revoked';
+
 /** An authorization code between the sign-in and its exchange: used once, within minutes. */
 export interface OAuthCodeTable {
   /** SHA-256 of the code; the code itself goes only to the client's redirect URI. */
@@ -11,15 +16,21 @@ export interface OAuthCodeTable {
   code_challenge: string | null;
   code_challenge_method: string | null;
   expiry: string;
+  state: Generated<GrantState>;
 }
 
-/** A refresh token of an app: each use replaces it with a new one. */
+/** A refresh token of an app: each use replaces it with a new one (the used one kept as spent until its expiry). */
 export interface OAuthRefreshTokenTable {
   /** SHA-256 of the token value. */
   token_hash: string;
   app_id: number;
   scopes: string;
   expiry: string;
+  state: Generated<GrantState>;
+  /** The grant it descends from: the hash of the code the grant began with. */
+  family: string;
+  /** The access token issued with it, while that exists. */
+  access_token_id: number | null;
 }
 
 declare module '../../db/database.ts' {

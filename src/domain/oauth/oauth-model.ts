@@ -10,9 +10,11 @@ import type { OAuthClientRow } from './oauth-client.repository.ts';
 import {
   activeClient,
   codeByValue,
+  familyOfCode,
   issueGrantTokens,
   msUntil,
   refreshTokenByValue,
+  revokeFamily,
   saveCode,
   spendCode,
   spendRefreshToken,
@@ -20,12 +22,16 @@ import {
 
 const { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidScopeError } = OAuth2Server;
 
-/** Who signs in: the user, and for a refresh the app whose token was spent. */
+/** RFC 7636 4.2: code-challenge = 43*128unreserved. */
+const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** Who signs in: the user, and for a refresh the app, grant family and hash of the token spent. */
 export interface OAuthUser {
   id: number;
   accountId: number;
   username: string;
   appId?: number;
+  refresh?: { family: string; hash: string };
 }
 
 export interface OAuthClient extends OAuth2Server.Client {
@@ -86,7 +92,7 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
       }
     },
 
-    /** A public client must use PKCE (RFC 7636; the method defaults to S256, plain is refused). */
+    /** A public client must use PKCE (RFC 7636; the method defaults to S256, plain is refused); a challenge is 43*128unreserved. */
     async saveAuthorizationCode(
       code: Pick<
         OAuth2Server.AuthorizationCode,
@@ -97,6 +103,9 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
     ): Promise<OAuth2Server.AuthorizationCode> {
       if (client.isPublic && !code.codeChallenge) {
         throw new InvalidRequestError('Missing parameter: `code_challenge`: a public client must use PKCE (S256)');
+      }
+      if (code.codeChallenge && !CODE_CHALLENGE.test(code.codeChallenge)) {
+        throw new InvalidRequestError('Invalid parameter: `code_challenge` must be 43 to 128 of A-Z a-z 0-9 - . _ ~');
       }
       const row = await saveCode(ctx, {
         code: code.authorizationCode,
@@ -111,8 +120,13 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
       return { ...code, expiresAt: dateIn(msUntil(ctx, row.expiry)), client, user };
     },
 
+    /** A code used before is a replay: what it was exchanged for is revoked (RFC 6749 4.1.2). */
     async getAuthorizationCode(value: string): Promise<OAuth2Server.AuthorizationCode | null> {
       const row = await codeByValue(ctx, value);
+      if (row && row.state !== 'live') {
+        if (row.state === 'spent') await revokeFamily(ctx, row.client_id, row.code_hash);
+        return null;
+      }
       const live = row && (await liveGrant(row, 'authorization code'));
       if (!row || !live) return null;
       const { left, user } = live;
@@ -129,10 +143,20 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
       };
     },
 
-    revokeAuthorizationCode: (code: OAuth2Server.AuthorizationCode) => spendCode(ctx, code.authorizationCode),
+    /** Spent by this exchange, or by a concurrent one: then this one is the replay. */
+    async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
+      if (await spendCode(ctx, code.authorizationCode)) return true;
+      await revokeFamily(ctx, code.client.id, familyOfCode(code.authorizationCode));
+      return false;
+    },
 
+    /** A rotated refresh token used again is a replay: its whole family is revoked (RFC 9700 4.14.2). */
     async getRefreshToken(value: string): Promise<OAuth2Server.RefreshToken | null> {
       const row = await refreshTokenByValue(ctx, value);
+      if (row && row.state !== 'live') {
+        if (row.state === 'spent') await revokeFamily(ctx, row.client_id, row.family);
+        return null;
+      }
       const live = row && (await liveGrant(row, 'refresh token'));
       if (!row || !live) return null;
       const { left, user } = live;
@@ -141,11 +165,16 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
         refreshTokenExpiresAt: dateIn(left),
         scope: scopeList(row.scopes),
         client: { id: row.client_id, grants: [] },
-        user: { ...user, appId: row.app_id },
+        user: { ...user, appId: row.app_id, refresh: { family: row.family, hash: hashToken(value) } },
       };
     },
 
-    revokeToken: (token: OAuth2Server.RefreshToken) => spendRefreshToken(ctx, token.refreshToken),
+    async revokeToken(token: OAuth2Server.RefreshToken): Promise<boolean> {
+      if (await spendRefreshToken(ctx, token.refreshToken)) return true;
+      const { refresh } = token.user as OAuthUser;
+      if (refresh) await revokeFamily(ctx, token.client.id, refresh.family);
+      return false;
+    },
 
     async saveToken(token: OAuth2Server.Token, client: OAuthClient, user: OAuthUser): Promise<OAuth2Server.Token> {
       const scopes = parseScopes((token.scope ?? ['*']).join(' ')).canonical;
@@ -157,9 +186,14 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
         accessToken: token.accessToken,
         refreshToken: token.refreshToken ?? randomHex(ctx.random, 32),
         ...(user.appId !== undefined ? { appId: user.appId } : {}),
+        ...(user.refresh
+          ? { family: user.refresh.family, spent: { kind: 'refresh_token', hash: user.refresh.hash } }
+          : { family: familyOfCode(exchangedCode(token)), spent: { kind: 'code', hash: familyOfCode(exchangedCode(token)) } }),
       });
       if (result.kind === 'client-gone') throw new InvalidClientError('Invalid client: client is invalid');
       if (result.kind === 'app-gone') throw new InvalidGrantError('Invalid grant: the app was revoked');
+      if (result.kind === 'revoked')
+        throw new InvalidGrantError('Invalid grant: the grant was revoked (a code or token of it was used twice)');
       return {
         ...token,
         accessTokenExpiresAt: dateIn(msUntil(ctx, result.accessExpiry)),
@@ -184,6 +218,13 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
 
   // The library's types ask for getAccessToken, which only its authenticate() uses; /v4 checks tokens itself.
   return model as unknown as OAuth2Server.AuthorizationCodeModel & OAuth2Server.RefreshTokenModel;
+}
+
+/** The code a token is issued for; the library passes it to saveToken in a code exchange. */
+function exchangedCode(token: OAuth2Server.Token): string {
+  const value = (token as OAuth2Server.Token & { authorizationCode?: unknown }).authorizationCode;
+  if (typeof value !== 'string') throw new Error('a code exchange without its code');
+  return value;
 }
 
 /** Compares the SHA-256 of a presented secret with the kept one in constant time. */

@@ -1,22 +1,19 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
-import { publicBaseUrl } from '../../http/public-url.ts';
+import { toApiError } from '../../http/error-handler.ts';
+import { ownBaseUrls } from '../../http/public-url.ts';
 import { userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
 import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from './console-client.ts';
 import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
 import { ACCESS_TOKEN_LIFETIME_S, activeClient, CODE_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './oauth-grant.service.ts';
 import { type ModelOptions, type OAuthUser, oauthModel } from './oauth-model.ts';
+import { SignInAttempts } from './sign-in-attempts.ts';
 
 const { OAuthError, InvalidRequestError, ServerError } = OAuth2Server;
-
-/** Sign-in attempts (a password checked) allowed in each window: per username, and per client address. */
-const ATTEMPTS_PER_USER = 10;
-const ATTEMPTS_PER_ADDRESS = 30;
-const ATTEMPT_WINDOW_MS = 5 * 60_000;
 
 /** How the page and its POST end, besides the library's redirect. */
 class ShowSignIn extends Error {}
@@ -67,7 +64,7 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
 /**
  * The OAuth 2 authorization server (RFC 6749 with PKCE, RFC 7636), through @node-oauth/oauth2-server:
  * `GET authorize` shows the sign-in page for a known client and redirect URI; `POST authorize` checks
- * the password (a limited number of attempts per user and per address) and sends the user back to the
+ * the password (wrong ones limited per user and address and per address: sign-in-attempts.ts) and sends the user back to the
  * client with a code, or with `access_denied`; `POST token` exchanges a code or a refresh token. A
  * request that names an unknown client or a redirect URI it does not own is refused on a page here,
  * never redirected.
@@ -75,21 +72,20 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
 export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   const ctx: Context = app.ctx;
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
-  const perUser = app.createRateLimit({
-    max: ATTEMPTS_PER_USER,
-    timeWindow: ATTEMPT_WINDOW_MS,
-    keyGenerator: (request) => `user:${(textOf((request.body as Form | undefined)?.username) ?? '').toLowerCase()}`,
-  });
-  const perAddress = app.createRateLimit({ max: ATTEMPTS_PER_ADDRESS, timeWindow: ATTEMPT_WINDOW_MS });
+  const attempts = new SignInAttempts(ctx.clock);
 
-  const server = (request: FastifyRequest, endpoint: ModelOptions['endpoint']) =>
+  // The port the server listens on: the configured one, or the one the system chose for port 0.
+  const listeningPort = () => {
+    const address = app.server.address();
+    return typeof address === 'object' && address !== null ? address.port : ctx.config.port;
+  };
+  const server = (endpoint: ModelOptions['endpoint']) =>
     new OAuth2Server({
       model: oauthModel(ctx, {
         endpoint,
         extraRedirectUris: (client) =>
           client.account_id === INSTALLATION_ACCOUNT_ID && client.id === CONSOLE_CLIENT_ID
-            ? [consoleRedirectUri(publicBaseUrl(request, ctx.config.publicUrl))]
+            ? ownBaseUrls(ctx.config, listeningPort()).map(consoleRedirectUri)
             : [],
       }),
       accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
@@ -113,7 +109,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     if (repeated) return sendPage(reply, 400, errorPage('invalid_request', `The parameter ${repeated} is given more than once`));
     const response = new OAuth2Server.Response({ headers: {} });
     try {
-      await server(request, 'authorize').authorize(libraryRequest(request, body), response, {
+      await server('authorize').authorize(libraryRequest(request, body), response, {
         authenticateHandler: { handle: authenticate },
       });
       return sendLibraryResponse(reply, response);
@@ -149,25 +145,34 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   );
 
   app.post('/authorize', { schema: { hide: true } }, async (request, reply) => {
+    // Against cross-site request forgery: a browser names the page a form was sent from, which must be ours.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !ownBaseUrls(ctx.config, listeningPort()).some((url) => new URL(url).origin === origin)) {
+      return sendPage(reply, 403, errorPage('invalid_request', "The sign-in form may be sent only from this server's own page"));
+    }
     const form: Form = { ...((request.body as Form | undefined) ?? {}) };
     if (form.decision === 'deny') {
       // The library refuses (access_denied, back to the client) before it looks at who the user is.
       return authorize(request, reply, { ...form, allowed: 'false' }, async () => ({ id: 0, accountId: 0, username: '' }));
     }
-    for (const limit of [perAddress, perUser]) {
-      const state = await limit(request);
-      if (!state.isAllowed && state.isExceeded) {
-        reply.header('retry-after', String(state.ttlInSeconds));
-        return sendPage(
-          reply,
-          429,
-          errorPage('too_many_attempts', `Too many sign-in attempts; try again in ${state.ttlInSeconds} s`),
-        );
-      }
+    const username = textOf(form.username) ?? '';
+    const verdict = attempts.verdict(username, request.ip);
+    if (verdict.kind === 'refused') {
+      reply.header('retry-after', String(verdict.retryAfterS));
+      return sendPage(
+        reply,
+        429,
+        errorPage('too_many_attempts', `Too many wrong passwords from here; try again in ${verdict.retryAfterS} s`),
+      );
     }
     return authorize(request, reply, form, async () => {
-      const user = await userWithPassword(ctx, textOf(form.username) ?? '', textOf(form.password) ?? '');
-      if (!user) throw new WrongPassword();
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+      const user = await userWithPassword(ctx, username, textOf(form.password) ?? '');
+      if (!user) {
+        attempts.failed(username, request.ip);
+        throw new WrongPassword();
+      }
+      attempts.succeeded(username, request.ip);
       return { id: user.id, accountId: user.account_id, username: user.username };
     });
   });
@@ -179,7 +184,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     const repeated = repeatedParameter(body);
     if (repeated) return tokenError(reply, new InvalidRequestError(`Invalid request: \`${repeated}\` is given more than once`));
     try {
-      await server(request, 'token').token(libraryRequest(request, body), response);
+      await server('token').token(libraryRequest(request, body), response);
       return sendLibraryResponse(reply, response);
     } catch (error) {
       const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
@@ -190,11 +195,13 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  // What the framework refuses (a body too large, a content type it cannot read) answers as RFC 6749 5.2 says.
+  // What the framework or the rules of every request refuse (a body too large or nested too deep, a content
+  // type it cannot read, the NUL character) answers as RFC 6749 5.2 says.
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode && error.statusCode < 500 ? 400 : 500;
+    const refused = toApiError(error);
+    const status = refused.status < 500 ? 400 : 500;
     if (status === 500) request.log.error({ err: error }, 'sign-in request failed');
-    const description = status === 500 ? 'The server could not answer' : error.message;
+    const description = status === 500 ? 'The server could not answer' : refused.message;
     if (request.url.split('?')[0]?.endsWith('/authorize'))
       return sendPage(reply, status, errorPage('invalid_request', description));
     return reply

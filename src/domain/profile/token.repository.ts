@@ -67,6 +67,11 @@ export async function deleteToken(db: Kysely<Database>, owner: TokenOwner, id: n
     .execute();
 }
 
+export async function deleteTokensById(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('tokens').where('id', 'in', ids).execute();
+}
+
 /** The token and its user, by the hash of the presented value. */
 export async function findTokenByHash(db: Kysely<Database>, tokenHash: string) {
   return db

@@ -15,6 +15,7 @@ import { formatScopes, parseScopes, type ScopeSet, scopesWithin } from './scopes
 import { TOKEN_EXPIRE } from './token.jobs.ts';
 import {
   deleteToken as deleteTokenRow,
+  deleteTokensById,
   findToken,
   findTokenByHash,
   insertToken,
@@ -246,4 +247,9 @@ export async function deleteToken(ctx: Context, principal: Principal, id: number
     await recordEvent(trx, ctx, actorOf(principal), { action: 'token_delete', entity: entityOf(row) });
   });
   forgetCachedTokens(ctx);
+}
+
+/** Ends tokens at once, in the caller's transaction; the caller forgets cached tokens once it commits. */
+export async function revokeTokens(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  await deleteTokensById(db, ids);
 }
