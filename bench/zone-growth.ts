@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchSchema } from './postgres.ts';
 import { procStatusMb, rssMb, startProcess, stop } from './processes.ts';
 
 /**
@@ -8,22 +9,28 @@ import { procStatusMb, rssMb, startProcess, stop } from './processes.ts';
  * and `npm start`'s V8 setting) on a fresh embedded database, a domain, then ZONE_RECORDS (default
  * 6 000) A records one POST at a time. Every ZONE_STEP (default 500) records it prints the server's
  * resident memory (now and peak) and the mean time of a record change over the step, then waits for
- * the zone file to show the last record and says how long that took.
+ * the zone file to show the last record and says how long that took. With ZONE_DATABASE_URL, on
+ * PostgreSQL (in a fresh schema, dropped afterwards). Other CUMULO_* settings pass through to the server
+ * (CUMULO_DNS_RENDER_DELAY_MS=0 renders after every change).
  *
  *   node bench/zone-growth.ts
+ *   ZONE_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/zone-growth.ts
  */
 
 const total = Number(process.env.ZONE_RECORDS ?? 6000);
 const step = Number(process.env.ZONE_STEP ?? 500);
 const token = 'zone-growth-0123456789abcdef0123456789';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-zone-growth-'));
+const pgUrl = process.env.ZONE_DATABASE_URL;
+const schema = pgUrl ? await benchSchema(pgUrl) : undefined;
+if (schema && 'unavailable' in schema) throw new Error(`PostgreSQL: ${schema.unavailable}`);
 const server = await startProcess(
   {
     CUMULO_DATA_DIR: dir,
     CUMULO_BOOTSTRAP_TOKEN: token,
     NODE_OPTIONS: '--max-semi-space-size=16',
     LOG_LEVEL: 'warn',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(schema ? { DATABASE_URL: schema.url } : {}),
   },
   { logFile: path.join(dir, 'server.log') },
 );
@@ -58,7 +65,8 @@ try {
     }
   }
   const waited = performance.now();
-  for (;;) {
+  // ZONE_WAIT=0: with renders held back (a long CUMULO_DNS_RENDER_DELAY_MS), the growth without them.
+  for (; process.env.ZONE_WAIT !== '0'; ) {
     const file = await api('GET', `/domains/${id}/zone-file`);
     const lines = file.json.zone_file as string[];
     if (lines.some((l) => l.startsWith(`host${total}.`))) break;
@@ -69,5 +77,6 @@ try {
   );
 } finally {
   await stop(server);
+  await schema?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 }
