@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import type { Zone } from '../../src/dns/zone.ts';
+import type { Principal } from '../../src/domain/account/principal.ts';
+import { importDomain } from '../../src/domain/domains/domain-import.service.ts';
+import { ApiError } from '../../src/errors.ts';
 import { createDomain, freshDomain } from '../domains/helpers.ts';
+import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 
 /** One kind of thing an account (or a domain) may have only so many of. */
@@ -142,6 +147,43 @@ for (const dialect of DIALECTS) {
         'an existing tag is not a new one',
       );
       assert.equal(await countAt(app, '/v4/tags'), 2);
+    });
+
+    test('a zone imported with more records than a domain may have is refused, and no domain is made', async (t) => {
+      const app = await buildTestApp(t, { dialect, config: { limitRecordsPerDomain: 2 } });
+      const me = await admin(app);
+      const principal: Principal = {
+        accountId: me.accountId,
+        userId: me.userId,
+        username: me.username,
+        restricted: false,
+        scopes: '*',
+        tokenId: 0,
+      };
+      const origin = freshDomain('import');
+      const soa = { mname: `ns1.${origin}`, rname: `hostmaster.${origin}`, serial: 1, refresh: 7200, retry: 300, expire: 604800 };
+      const zone = (hosts: number): Zone => ({
+        origin,
+        axfrIps: [],
+        records: [
+          { name: origin, type: 'SOA', ttl: 3600, data: { ...soa, minimum: 300 } },
+          ...Array.from({ length: hosts }, (_, i) => ({
+            name: `h${i}.${origin}`,
+            type: 'A' as const,
+            ttl: 300,
+            data: '192.0.2.1',
+          })),
+        ],
+      });
+      await assert.rejects(importDomain(app.runtime.ctx, principal, zone(3), 'remote_nameserver'), (err: unknown) => {
+        assert.ok(err instanceof ApiError);
+        assert.equal(err.status, 400);
+        assert.match(err.errors[0]?.reason ?? '', /at most 2 records/);
+        return true;
+      });
+      assert.equal(await countAt(app, '/v4/domains'), 0);
+      await importDomain(app.runtime.ctx, principal, zone(2), 'remote_nameserver');
+      assert.equal(await countAt(app, '/v4/domains'), 1, 'two records are within the limit');
     });
   });
 }
