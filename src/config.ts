@@ -43,6 +43,14 @@ export const ConfigSchema = Type.Object({
   dnsMasterPort: Type.Integer({ minimum: 1, maximum: 65535 }),
   /** The port NOTIFY messages go to at a domain's `axfr_ips` when its zone changes. */
   dnsNotifyPort: Type.Integer({ minimum: 1, maximum: 65535 }),
+  /** How long after a change a zone is rendered (service-clock milliseconds, not scaled): the changes of that time share one render. */
+  dnsRenderDelayMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+  /** How many of each an account may have (records: a domain); a create past it is refused. */
+  limitRecordsPerDomain: Type.Integer({ minimum: 1 }),
+  limitDomains: Type.Integer({ minimum: 1 }),
+  limitFirewalls: Type.Integer({ minimum: 1 }),
+  limitManagedServices: Type.Integer({ minimum: 1 }),
+  limitTags: Type.Integer({ minimum: 1 }),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -91,6 +99,12 @@ export interface Config {
   readonly dnsNameservers: readonly string[];
   readonly dnsMasterPort: number;
   readonly dnsNotifyPort: number;
+  readonly dnsRenderDelayMs: number;
+  readonly limitRecordsPerDomain: number;
+  readonly limitDomains: number;
+  readonly limitFirewalls: number;
+  readonly limitManagedServices: number;
+  readonly limitTags: number;
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly workerParallel: number;
@@ -132,6 +146,12 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
   dnsMasterPort: 'CUMULO_DNS_MASTER_PORT',
   dnsNotifyPort: 'CUMULO_DNS_NOTIFY_PORT',
+  dnsRenderDelayMs: 'CUMULO_DNS_RENDER_DELAY_MS',
+  limitRecordsPerDomain: 'CUMULO_LIMIT_RECORDS_PER_DOMAIN',
+  limitDomains: 'CUMULO_LIMIT_DOMAINS',
+  limitFirewalls: 'CUMULO_LIMIT_FIREWALLS',
+  limitManagedServices: 'CUMULO_LIMIT_MANAGED_SERVICES',
+  limitTags: 'CUMULO_LIMIT_TAGS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   workerParallel: 'CUMULO_WORKER_PARALLEL',
@@ -234,6 +254,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
     dnsMasterPort: numberOr(env.CUMULO_DNS_MASTER_PORT, 53),
     dnsNotifyPort: numberOr(env.CUMULO_DNS_NOTIFY_PORT, 53),
+    dnsRenderDelayMs: numberOr(env.CUMULO_DNS_RENDER_DELAY_MS, 1000),
+    limitRecordsPerDomain: numberOr(env.CUMULO_LIMIT_RECORDS_PER_DOMAIN, 10_000),
+    limitDomains: numberOr(env.CUMULO_LIMIT_DOMAINS, 1000),
+    limitFirewalls: numberOr(env.CUMULO_LIMIT_FIREWALLS, 100),
+    limitManagedServices: numberOr(env.CUMULO_LIMIT_MANAGED_SERVICES, 100),
+    limitTags: numberOr(env.CUMULO_LIMIT_TAGS, 1000),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     workerParallel: numberOr(env.CUMULO_WORKER_PARALLEL, 8),

@@ -2,16 +2,24 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { Logger } from 'pino';
 import { respond } from './respond.ts';
+import { type TcpConnection, TcpConnections } from './tcp-connections.ts';
 import { FrameReader, frame } from './tcp-frames.ts';
 import type { ZoneSource } from './zone.ts';
 
 export interface NameserverOptions {
   source: ZoneSource;
   log: Logger;
-  /** A TCP connection with nothing sent either way for this long is closed (RFC 7766 6.2.3). */
+  /**
+   * A TCP connection with nothing sent either way for this long is closed (RFC 7766 6.2.3), and so is
+   * one whose answer the client does not read for this long.
+   */
   tcpIdleMs?: number;
-  /** More TCP connections than this at once are closed as they come. */
+  /** A query over TCP must arrive whole within this long of its first byte, or the connection is closed. */
+  tcpMessageMs?: number;
+  /** TCP connections open at once; past it the one waiting longest without a query makes room (or, all busy, the new one is closed). */
   maxTcpConnections?: number;
+  /** TCP connections open at once from one address; more are closed as they come. */
+  maxTcpConnectionsPerAddress?: number;
   /** The largest query accepted over TCP; a longer one closes the connection. */
   maxTcpQueryBytes?: number;
   /** Queries being answered at once; UDP queries past it are dropped (the client asks again). */
@@ -47,13 +55,18 @@ function bindUdp(socket: dgram.Socket, host: string, port: number): Promise<void
   });
 }
 
-/** Writes the messages in order, waiting for the socket to drain between them when it asks to. */
-async function writeAll(socket: net.Socket, messages: Buffer[]): Promise<void> {
+/**
+ * Writes the messages in order, waiting for the socket to drain between them when it asks to; a client
+ * that reads nothing for `stallMs` is cut off.
+ */
+async function writeAll(socket: net.Socket, messages: Buffer[], stallMs: number): Promise<void> {
   for (const message of messages) {
     if (socket.destroyed) return;
     if (!socket.write(frame(message))) {
       await new Promise<void>((resolve) => {
+        const stalled = setTimeout(() => socket.destroy(), stallMs);
         const done = () => {
+          clearTimeout(stalled);
           socket.off('drain', done);
           socket.off('close', done);
           resolve();
@@ -74,13 +87,22 @@ export class Nameserver {
   readonly #options: Required<NameserverOptions>;
   #udp: dgram.Socket | null = null;
   #tcp: net.Server | null = null;
-  readonly #connections = new Set<net.Socket>();
+  readonly #connections: TcpConnections;
   readonly #inFlight = new Set<Promise<void>>();
   #closing = false;
   #udpOpen = false;
 
   constructor(options: NameserverOptions) {
-    this.#options = { tcpIdleMs: 10_000, maxTcpConnections: 100, maxTcpQueryBytes: 16 * 1024, maxInFlight: 1000, ...options };
+    this.#options = {
+      tcpIdleMs: 5_000,
+      tcpMessageMs: 3_000,
+      maxTcpConnections: 100,
+      maxTcpConnectionsPerAddress: 16,
+      maxTcpQueryBytes: 16 * 1024,
+      maxInFlight: 1000,
+      ...options,
+    };
+    this.#connections = new TcpConnections(this.#options.maxTcpConnections, this.#options.maxTcpConnectionsPerAddress);
   }
 
   /** Starts listening; port 0 takes a free port, the same for UDP and TCP. */
@@ -120,7 +142,7 @@ export class Nameserver {
     this.#closing = true;
     const tcpClosed = new Promise<void>((resolve) => (this.#tcp ? this.#tcp.close(() => resolve()) : resolve()));
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
-    for (const socket of this.#connections) socket.end(() => socket.destroy());
+    for (const { socket } of this.#connections) socket.end(() => socket.destroy());
     await tcpClosed;
     await new Promise<void>((resolve) => (this.#udp ? this.#udp.close(() => resolve()) : resolve()));
   }
@@ -147,16 +169,22 @@ export class Nameserver {
   }
 
   #accept(socket: net.Socket): void {
-    if (this.#closing || this.#connections.size >= this.#options.maxTcpConnections) {
+    socket.on('error', (err) => this.#options.log.debug({ err }, 'DNS TCP connection error'));
+    const connection = this.#closing ? null : this.#connections.admit(socket, Date.now());
+    if (!connection) {
       socket.destroy();
       return;
     }
-    this.#connections.add(socket);
-    socket.on('close', () => this.#connections.delete(socket));
-    socket.on('error', (err) => this.#options.log.debug({ err }, 'DNS TCP connection error'));
+    socket.on('close', () => this.#connections.remove(connection));
     socket.setTimeout(this.#options.tcpIdleMs, () => socket.destroy());
     const reader = new FrameReader(this.#options.maxTcpQueryBytes);
-    const client = { address: socket.remoteAddress ?? '', transport: 'tcp' as const };
+    // Set while part of a query has arrived: a client sending a byte now and then is not idle, but slow.
+    let incomplete: NodeJS.Timeout | undefined;
+    // The rest of a pipelined query is not read while an earlier one is answered: its time starts after.
+    const tooSlow = () => {
+      incomplete = setTimeout(() => (connection.answering ? tooSlow() : socket.destroy()), this.#options.tcpMessageMs);
+    };
+    socket.on('close', () => clearTimeout(incomplete));
     socket.on('data', (chunk: Buffer) => {
       if (this.#closing) return;
       let messages: Buffer[];
@@ -166,19 +194,37 @@ export class Nameserver {
         socket.destroy();
         return;
       }
-      if (messages.length === 0) return;
-      // One batch at a time: the answers keep the queries' order and a fast sender waits for them.
-      socket.pause();
-      void this.#track(
-        (async () => {
-          for (const message of messages) {
-            if (socket.destroyed) return;
-            await writeAll(socket, await respond(message, client, this.#options.source, this.#options.log));
-          }
-        })(),
-      ).then(() => {
-        if (!this.#closing) socket.resume();
-      });
+      if (!reader.partial || messages.length > 0) {
+        clearTimeout(incomplete);
+        incomplete = undefined;
+      }
+      if (reader.partial && !incomplete) tooSlow();
+      if (messages.length > 0) this.#answerTcp(connection, messages);
+    });
+  }
+
+  /** One batch at a time: the answers keep the queries' order and a fast sender waits for them. */
+  #answerTcp(connection: TcpConnection, messages: Buffer[]): void {
+    const { socket } = connection;
+    const client = { address: socket.remoteAddress ?? '', transport: 'tcp' as const };
+    socket.pause();
+    // A slow lookup is not idleness; a client that stops reading the answer is cut off by writeAll.
+    socket.setTimeout(0);
+    connection.answering = true;
+    void this.#track(
+      (async () => {
+        for (const message of messages) {
+          if (socket.destroyed) return;
+          const replies = await respond(message, client, this.#options.source, this.#options.log);
+          await writeAll(socket, replies, this.#options.tcpIdleMs);
+        }
+      })(),
+    ).then(() => {
+      connection.answering = false;
+      connection.lastQueryAt = Date.now();
+      if (this.#closing || socket.destroyed) return;
+      socket.setTimeout(this.#options.tcpIdleMs);
+      socket.resume();
     });
   }
 }

@@ -20,6 +20,11 @@ export class FrameReader {
     this.#maxBytes = maxBytes;
   }
 
+  /** Whether part of a message has arrived and the rest has not. */
+  get partial(): boolean {
+    return this.#pending.length > 0;
+  }
+
   /** The messages completed by `chunk`. */
   push(chunk: Buffer): Buffer[] {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);

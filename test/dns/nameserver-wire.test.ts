@@ -179,20 +179,89 @@ test('TCP limits: an oversized message closes the connection, so does idleness',
   assert.notEqual(await closedBy(idle), '', 'answered, then closed once idle');
 });
 
-test('TCP connections past the limit are closed as they come', { timeout: 20_000 }, async (t) => {
-  const { port } = await startTestNameserver(t, source, { maxTcpConnections: 1 });
-  const first = net.connect({ host: '127.0.0.1', port });
-  first.write(framedQuery(1, 'www.example.com', 'A'));
-  await new Promise((resolve) => first.once('data', resolve));
-  const second = net.connect({ host: '127.0.0.1', port });
-  second.write(framedQuery(2, 'www.example.com', 'A'));
-  assert.equal(await closedBy(second), '', 'one connection at a time');
-  const [reply] = await new Promise<DecodedPacket[]>((resolve) => {
-    first.once('data', (d: Buffer) => resolve([decode(d.subarray(2))]));
-    first.write(framedQuery(3, 'www.example.com', 'A'));
+/** A TCP connection to the nameserver from `from` (an address of this machine), open once connected. */
+async function connectFrom(port: number, from: string): Promise<net.Socket> {
+  const socket = net.connect({ host: '127.0.0.1', port, localAddress: from });
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+/** Sends a query on an open connection and resolves with the id of the answer. */
+function answerId(socket: net.Socket, id: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    socket.once('data', (d: Buffer) => resolve(decode(d.subarray(2)).id ?? -1));
+    socket.once('close', () => reject(new Error('closed without an answer')));
+    socket.write(framedQuery(id, 'www.example.com', 'A'));
   });
-  assert.equal(reply?.id, 3, 'the first connection still works');
-  first.destroy();
+}
+
+test('TCP: past the total, the connection waiting longest without a query is closed to admit a new one', {
+  timeout: 20_000,
+}, async (t) => {
+  const { port } = await startTestNameserver(t, source, { maxTcpConnections: 1 });
+  const first = await connectFrom(port, '127.0.0.1');
+  assert.equal(await answerId(first, 1), 1);
+  const firstClosed = closedBy(first);
+  const second = await connectFrom(port, '127.0.0.1');
+  assert.equal(await answerId(second, 2), 2, 'the new connection is answered');
+  assert.equal(await firstClosed, '', 'the idle one made room');
+  second.destroy();
+});
+
+test('TCP: one address may hold only so many connections; the rest are closed as they come', { timeout: 20_000 }, async (t) => {
+  const { port } = await startTestNameserver(t, source, { maxTcpConnectionsPerAddress: 4, tcpIdleMs: 60_000 });
+  const held: net.Socket[] = [];
+  t.after(() => {
+    for (const s of held) s.destroy();
+  });
+  for (let i = 0; i < 6; i++) held.push(await connectFrom(port, '127.0.0.2'));
+  const answered = await Promise.allSettled(held.map((s, i) => answerId(s, 100 + i)));
+  assert.deepEqual(
+    answered.map((r) => (r.status === 'fulfilled' ? r.value : 'closed')),
+    [100, 101, 102, 103, 'closed', 'closed'],
+  );
+  const other = await connectFrom(port, '127.0.0.1');
+  assert.equal(await answerId(other, 7), 7, 'another address is not held back');
+  other.destroy();
+});
+
+test('TCP: a query that does not arrive whole in time closes its connection, even a byte at a time', {
+  timeout: 20_000,
+}, async (t) => {
+  const { port } = await startTestNameserver(t, source, { tcpMessageMs: 200, tcpIdleMs: 60_000 });
+  const slow = await connectFrom(port, '127.0.0.2');
+  const closed = closedBy(slow);
+  const bytes = framedQuery(1, 'www.example.com', 'A');
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (sent < bytes.length - 1 && !slow.destroyed) slow.write(bytes.subarray(sent, ++sent));
+  }, 50);
+  t.after(() => clearInterval(drip));
+  assert.equal(await closed, '', 'closed before the query was whole, without an answer');
+  const quick = await startTestNameserver(t, source, { tcpIdleMs: 100 });
+  const silent = await connectFrom(quick.port, '127.0.0.3');
+  assert.equal(await closedBy(silent), '', 'a connection that never sends is closed once idle');
+});
+
+test('TCP: with a hundred idle and slow connections held from other addresses, queries and AXFR over TCP are answered', {
+  timeout: 30_000,
+}, async (t) => {
+  const { port } = await startTestNameserver(t, source, { tcpIdleMs: 60_000, tcpMessageMs: 60_000 });
+  const held: net.Socket[] = [];
+  t.after(() => {
+    for (const s of held) s.destroy();
+  });
+  for (let i = 0; i < 120; i++) {
+    const socket = await connectFrom(port, `127.0.0.${2 + (i % 8)}`);
+    held.push(socket);
+    // Half of them start a query and never finish it, as a slow sender does.
+    if (i % 2 === 0) socket.write(Buffer.from([0]));
+  }
+  const [reply] = await tcpExchange(port, framedQuery(1, 'www.example.com', 'A'), 1);
+  assert.deepEqual([reply?.id, reply && dataOf(reply)], [1, '192.0.2.1']);
+  const [axfr] = await tcpExchange(port, framedQuery(2, 'example.com', 'AXFR'), 1);
+  assert.deepEqual([axfr?.id, rcodeOf(axfr ?? ({} as DecodedPacket)), axfr?.answers?.[0]?.type], [2, Rcode.NOERROR, 'SOA']);
 });
 
 /** A connection attempt's error code once it fails (ECONNREFUSED when nothing listens). */

@@ -85,6 +85,8 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
     logLevel: 'silent',
     inProcessWorker: false,
     timeScale: 0.001,
+    // Rendered as soon as the worker runs, as tests that drive it expect; zone-render.test.ts sets one.
+    dnsRenderDelayMs: 0,
   };
   if (options.dialect === 'postgres') overrides.databaseUrl = PG_URL;
   const config = loadConfig({}, { ...overrides, ...options.config });

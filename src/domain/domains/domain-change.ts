@@ -19,14 +19,17 @@ export function nextSerial(current: number, nowMs: number): number {
   return Math.max(current + 1, Number(day) * 100);
 }
 
-/** Schedules rendering the domain's zone; call it in the transaction of the change. */
+/** Schedules rendering the domain's zone (CUMULO_DNS_RENDER_DELAY_MS from now); call it in the transaction of the change. */
 export async function scheduleZoneRender(db: Kysely<Database>, ctx: Context, domain: Pick<DomainRow, 'id' | 'account_id'>) {
-  // One queued render a domain is enough: it renders what is committed when it runs. A change made
-  // while a render runs waits for it (both lock the domain) and then queues the next.
+  // One queued render a domain is enough: it renders what is committed when it runs. Due a moment
+  // later, so that the changes of that moment (a client adding records one by one) share it, instead
+  // of each rendering the whole zone. A change made while a render runs waits for it (both lock the
+  // domain) and then queues the next.
   await enqueueJob(db, ctx.clock, {
     kind: RENDER_ZONE_JOB,
     accountId: domain.account_id,
     payload: { domain_id: domain.id },
+    runAt: ctx.clock.nowMs() + ctx.config.dnsRenderDelayMs,
     dedupeKey: `${RENDER_ZONE_JOB}:${domain.id}`,
   });
   ctx.wakeWorker();

@@ -4,11 +4,12 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
+import { assertUnderLimit } from '../account/limits.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import { setTags } from '../tags/tag.service.ts';
-import { type DomainRow, domainNameTaken, insertDomain } from './domain.repository.ts';
+import { countDomains, type DomainRow, domainNameTaken, insertDomain } from './domain.repository.ts';
 import { domainEntity } from './domain-access.ts';
 import { isActiveSlave, nextSerial, scheduleSlaveRefresh, scheduleZoneRender } from './domain-change.ts';
 import type { DomainColumns } from './domain-rules.ts';
@@ -45,6 +46,19 @@ export async function createDomainWith(
 ): Promise<DomainRow> {
   const scope = scopeOf(principal);
   await assertDomainFree(db, domain.columns.domain, 'domain');
+  const { limitDomains, limitRecordsPerDomain } = ctx.config;
+  if (domain.records.length > limitRecordsPerDomain) {
+    throw fail.badRequest(
+      `A domain may have at most ${limitRecordsPerDomain} records; this one would have ${domain.records.length}`,
+    );
+  }
+  await assertUnderLimit(db, {
+    key: `domains of account ${scope.accountId}`,
+    limit: limitDomains,
+    count: () => countDomains(db, scope.accountId),
+    reason: `An account may have at most ${limitDomains} domains`,
+    field: 'domain',
+  });
   const nowMs = ctx.clock.nowMs();
   const now = toTimestamp(nowMs);
   const row = await insertDomain(db, {
@@ -54,7 +68,7 @@ export async function createDomainWith(
     created: now,
     updated: now,
   });
-  if (domain.tags.length) await setTags(db, scope.accountId, 'domain', row.id, domain.tags, now);
+  if (domain.tags.length) await setTags(db, scope.accountId, 'domain', row.id, domain.tags, now, ctx.config.limitTags);
   await grantToCreator(db, scope, 'domain', row.id);
   await insertRecords(
     db,

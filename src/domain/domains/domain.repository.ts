@@ -107,6 +107,16 @@ export function findServedDomain(db: Kysely<Database>, names: readonly string[],
     .executeTakeFirst();
 }
 
+/** How many domains the account has. */
+export async function countDomains(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('domains')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function insertDomain(db: Kysely<Database>, values: Insertable<DomainTable>): Promise<DomainRow> {
   return db.insertInto('domains').values(values).returningAll().executeTakeFirstOrThrow();
 }

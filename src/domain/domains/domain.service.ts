@@ -44,6 +44,7 @@ export async function createDomain(ctx: Context, principal: Principal, body: Cre
 
 async function replaceTags(
   db: Kysely<Database>,
+  ctx: Context,
   principal: Principal,
   row: { id: number; account_id: number },
   tags: string[],
@@ -52,7 +53,7 @@ async function replaceTags(
   const current = (await tagsOf(db, row.account_id, 'domain', [row.id])).get(row.id) ?? [];
   if (sameTags(current, tags)) return;
   if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-  await setTags(db, row.account_id, 'domain', row.id, tags, now);
+  await setTags(db, row.account_id, 'domain', row.id, tags, now, ctx.config.limitTags);
 }
 
 /**
@@ -65,7 +66,7 @@ export async function updateDomain(ctx: Context, principal: Principal, id: numbe
     const columns = domainColumns(withChanges(candidateOf(row), body));
     if (columns.domain !== row.domain) await assertDomainFree(trx, columns.domain, 'domain', row.id);
     const now = ctx.clock.nowMs();
-    if (body.tags !== undefined) await replaceTags(trx, principal, row, body.tags, toTimestamp(now));
+    if (body.tags !== undefined) await replaceTags(trx, ctx, principal, row, body.tags, toTimestamp(now));
     const updated = await domainChanged(trx, ctx, row, columns);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'dns_zone_update', entity: domainEntity(updated) });
     return toDomain(trx, updated);

@@ -62,6 +62,17 @@ export async function findRecordsNamed(
   return q.execute();
 }
 
+/** How many records the domain has. */
+export async function countRecords(db: Kysely<Database>, accountId: number, domainId: number): Promise<number> {
+  const row = await db
+    .selectFrom('domain_records')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('domain_id', '=', domainId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function insertRecord(db: Kysely<Database>, values: Insertable<DomainRecordTable>): Promise<RecordRow> {
   return db.insertInto('domain_records').values(values).returningAll().executeTakeFirstOrThrow();
 }

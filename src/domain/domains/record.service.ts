@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { absoluteName } from '../../dns/names.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { assertUnderLimit } from '../account/limits.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { DomainRow } from './domain.repository.ts';
@@ -13,6 +14,7 @@ import { domainFor, recordChangeEvent } from './domain-access.ts';
 import { domainChanged } from './domain-change.ts';
 import { recordRowToRecord } from './domain-view.ts';
 import {
+  countRecords,
   deleteRecordRow,
   findRecord,
   findRecordsNamed,
@@ -93,6 +95,13 @@ export async function createRecord(
     assertOwnRecords(domain);
     const values = recordValues(body, domain.domain, remote);
     await assertFitsName(trx, domain, values);
+    const limit = ctx.config.limitRecordsPerDomain;
+    await assertUnderLimit(trx, {
+      key: `records of domain ${domain.id}`,
+      limit,
+      count: () => countRecords(trx, domain.account_id, domain.id),
+      reason: `A domain may have at most ${limit} records`,
+    });
     const now = toTimestamp(ctx.clock.nowMs());
     const record = await insertRecord(trx, {
       ...values,

@@ -42,19 +42,25 @@ function rdata(record: ZoneRecord): string {
   }
 }
 
+function* zoneFileLines(zone: Zone): Generator<string> {
+  const soa = zone.records.find((r) => r.type === 'SOA');
+  yield `; ${zone.origin}${soa?.type === 'SOA' ? ` serial ${soa.data.serial}` : ''}`;
+  yield `$ORIGIN ${absolute(zone.origin)}`;
+  if (soa) yield `$TTL ${soa.ttl}`;
+  for (const record of zone.records) yield `${absolute(record.name)} ${record.ttl} IN ${record.type} ${rdata(record)}`;
+}
+
 /**
  * The zone as an RFC 1035 master file, one line an entry: `$ORIGIN`, `$TTL` (the SOA's), then every
  * record with its absolute owner name, TTL and class, the SOA first.
  */
 export function renderZoneFile(zone: Zone): string[] {
-  const soa = zone.records.find((r) => r.type === 'SOA');
-  const lines = [
-    `; ${zone.origin}${soa?.type === 'SOA' ? ` serial ${soa.data.serial}` : ''}`,
-    `$ORIGIN ${absolute(zone.origin)}`,
-  ];
-  if (soa) lines.push(`$TTL ${soa.ttl}`);
-  for (const record of zone.records) {
-    lines.push(`${absolute(record.name)} ${record.ttl} IN ${record.type} ${rdata(record)}`);
-  }
-  return lines;
+  return [...zoneFileLines(zone)];
+}
+
+/** The same lines as a JSON array, as the zone file is stored, written in one pass without the array. */
+export function renderZoneFileJson(zone: Zone): string {
+  let json = '[';
+  for (const line of zoneFileLines(zone)) json += json === '[' ? JSON.stringify(line) : `,${JSON.stringify(line)}`;
+  return `${json}]`;
 }

@@ -4,7 +4,7 @@ import { toTimestamp } from '../../time/timestamp.ts';
 import { findDomainById } from './domain.repository.ts';
 import { RENDER_ZONE_JOB, scheduleNotify } from './domain-change.ts';
 import { findZoneFile, putZoneFile } from './zone-file.repository.ts';
-import { renderZoneFile } from './zone-file.ts';
+import { renderZoneFileJson } from './zone-file.ts';
 import { zoneOfDomain } from './zone-source.ts';
 
 /**
@@ -29,7 +29,7 @@ export const zoneJobs: readonly JobHandler[] = [
         domain_id: id,
         account_id: domain.account_id,
         serial: soa.data.serial,
-        lines: JSON.stringify(renderZoneFile(zone)),
+        lines: renderZoneFileJson(zone),
         rendered: toTimestamp(ctx.clock.nowMs()),
       });
       if (zone.axfrIps.length > 0) await scheduleNotify(trx, ctx, domain);

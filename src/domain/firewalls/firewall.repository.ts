@@ -81,6 +81,16 @@ export async function firewallLabelTaken(db: Kysely<Database>, accountId: number
   return (await q.executeTakeFirst()) !== undefined;
 }
 
+/** How many firewalls the account has. */
+export async function countFirewalls(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('firewalls')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function insertFirewall(db: Kysely<Database>, values: Insertable<FirewallTable>): Promise<FirewallRow> {
   return db.insertInto('firewalls').values(values).returningAll().executeTakeFirstOrThrow();
 }

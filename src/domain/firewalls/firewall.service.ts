@@ -7,11 +7,13 @@ import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator, revokeEntityGrants } from '../account/grant-entities.ts';
+import { assertUnderLimit } from '../account/limits.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import { removeTags, sameTags, setTags, tagsOf } from '../tags/tag.service.ts';
 import {
+  countFirewalls,
   deleteFirewallRow,
   type FirewallRow,
   firewallLabelTaken,
@@ -59,6 +61,14 @@ export async function createFirewall(ctx: Context, principal: Principal, body: C
   };
   return inTransaction(ctx.db, async (trx) => {
     await assertLabelFree(trx, scope.accountId, body.label);
+    const limit = ctx.config.limitFirewalls;
+    await assertUnderLimit(trx, {
+      key: `firewalls of account ${scope.accountId}`,
+      limit,
+      count: () => countFirewalls(trx, scope.accountId),
+      reason: `An account may have at most ${limit} firewalls`,
+      field: 'label',
+    });
     const now = toTimestamp(ctx.clock.nowMs());
     const row = await insertFirewall(trx, {
       account_id: scope.accountId,
@@ -68,7 +78,7 @@ export async function createFirewall(ctx: Context, principal: Principal, body: C
       created: now,
       updated: now,
     });
-    if (body.tags?.length) await setTags(trx, scope.accountId, 'firewall', row.id, body.tags, now);
+    if (body.tags?.length) await setTags(trx, scope.accountId, 'firewall', row.id, body.tags, now, ctx.config.limitTags);
     await grantToCreator(trx, scope, 'firewall', row.id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'firewall_create', entity: firewallEntity(row) });
     await assignToNodes(trx, ctx, principal, row, body.devices?.nodes ?? []);
@@ -105,7 +115,7 @@ export async function updateFirewall(ctx: Context, principal: Principal, id: num
       const current = (await tagsOf(trx, row.account_id, 'firewall', [row.id])).get(row.id) ?? [];
       if (!sameTags(current, body.tags)) {
         if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-        await setTags(trx, row.account_id, 'firewall', row.id, body.tags, now);
+        await setTags(trx, row.account_id, 'firewall', row.id, body.tags, now, ctx.config.limitTags);
         actions.push('firewall_update');
       }
     }

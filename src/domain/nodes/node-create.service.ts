@@ -114,7 +114,7 @@ export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: A
     spec.label === undefined ? await assignDefaultLabel(db, inserted, defaultLabelBase(spec.vendor, spec.region.id)) : inserted;
   const ipv6 = await giveNodeAddresses(db, ctx, { accountId: node.account_id, nodeId: node.id }, spec.region, spec.privateIp);
   node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
-  if (spec.tags.length) await setTags(db, node.account_id, 'node', node.id, spec.tags, now);
+  if (spec.tags.length) await setTags(db, node.account_id, 'node', node.id, spec.tags, now, ctx.config.limitTags);
   await grantToCreator(db, scope, 'node', node.id);
   return spec.backupsEnabled ? startAutomaticBackups(db, ctx, node) : node;
 }

@@ -117,7 +117,7 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
       const current = (await tagsOf(trx, node.account_id, 'node', [node.id])).get(node.id) ?? [];
       if (!sameTags(current, body.tags)) {
         if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-        await setTags(trx, node.account_id, 'node', node.id, body.tags, now);
+        await setTags(trx, node.account_id, 'node', node.id, body.tags, now, ctx.config.limitTags);
       }
     }
     if (body.label !== undefined && body.label !== node.label) await assertLabelFree(trx, node.account_id, body.label, node.id);

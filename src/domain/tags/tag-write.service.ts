@@ -8,6 +8,7 @@ import { taggedKinds } from '../entity-kinds.ts';
 import type { TaggedEntityType } from './tag.repository.ts';
 import { addEntityTags, deleteTagEverywhere, putTag } from './tag.repository.ts';
 import type { CreateTag, Tag } from './tag.schema.ts';
+import { assertRoomForTags } from './tag.service.ts';
 import { ABSENT_KINDS } from './tagged-kinds.ts';
 
 /**
@@ -33,6 +34,7 @@ export async function createTag(ctx: Context, principal: Principal, body: Create
         });
       }
     }
+    await assertRoomForTags(trx, principal.accountId, [body.label], ctx.config.limitTags, 'label');
     await putTag(trx, principal.accountId, body.label, toTimestamp(ctx.clock.nowMs()));
     for (const kind of taggedKinds()) {
       const ids = body[kind.tagging.field] ?? [];

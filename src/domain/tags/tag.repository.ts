@@ -149,6 +149,30 @@ export function listTaggedEntities(
   return paginate(query, request, TAGGED_FILTER);
 }
 
+/** How many tags the account has. */
+export async function countTags(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('tags')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Which of `labels` the account has no tag of, each once. */
+export async function missingTags(db: Kysely<Database>, accountId: number, labels: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(labels)];
+  if (unique.length === 0) return [];
+  const found = await db
+    .selectFrom('tags')
+    .select('label')
+    .where('account_id', '=', accountId)
+    .where('label', 'in', unique)
+    .execute();
+  const present = new Set(found.map((r) => r.label));
+  return unique.filter((l) => !present.has(l));
+}
+
 /**
  * Makes the account's tag if it has none of this label. Either way the tag's row is written, which
  * holds it until the transaction ends: a concurrent delete of the tag waits, and then takes what

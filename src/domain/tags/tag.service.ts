@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { deleteEntityTags, findTagsOf, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
+import { lockName } from '../../db/row-locks.ts';
+import { fail } from '../../errors.ts';
+import { countTags, deleteEntityTags, findTagsOf, missingTags, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
 /** An object's tags as a column of the object's own query (one statement for a view). */
@@ -21,16 +23,40 @@ export function tagsOf(
   return findTagsOf(db, accountId, entityType, entityIds);
 }
 
-/** Makes an object carry exactly these tags, creating the account's tags it does not have yet. */
-export function setTags(
+/**
+ * Refuses tags the account does not have yet when they would take it past `limit` (CUMULO_LIMIT_TAGS),
+ * in the transaction that makes them. Labels it has already cost nothing; makers of new tags take turns.
+ */
+export async function assertRoomForTags(
+  db: Kysely<Database>,
+  accountId: number,
+  labels: readonly string[],
+  limit: number,
+  field: string,
+): Promise<void> {
+  if ((await missingTags(db, accountId, labels)).length === 0) return;
+  await lockName(db, `limit tags of account ${accountId}`);
+  const missing = await missingTags(db, accountId, labels);
+  if ((await countTags(db, accountId)) + missing.length > limit) {
+    throw fail.badRequest(`An account may have at most ${limit} tags`, field);
+  }
+}
+
+/**
+ * Makes an object carry exactly these tags, creating the account's tags it does not have yet (up to
+ * `limit` in all, CUMULO_LIMIT_TAGS).
+ */
+export async function setTags(
   db: Kysely<Database>,
   accountId: number,
   entityType: TaggedEntityType,
   entityId: number,
   labels: readonly string[],
   now: string,
+  limit: number,
 ): Promise<void> {
-  return setEntityTags(db, accountId, entityType, entityId, labels, now);
+  await assertRoomForTags(db, accountId, labels, limit, 'tags');
+  await setEntityTags(db, accountId, entityType, entityId, labels, now);
 }
 
 /** Takes every tag off an object that goes away. */

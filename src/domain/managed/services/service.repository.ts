@@ -39,6 +39,16 @@ export async function findServiceById(db: Kysely<Database>, id: number): Promise
   return db.selectFrom('managed_services').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** How many managed services the account has. */
+export async function countServices(db: Kysely<Database>, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('managed_services')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function insertService(db: Kysely<Database>, values: Insertable<ManagedServiceTable>): Promise<ServiceRow> {
   return db.insertInto('managed_services').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -5,12 +5,14 @@ import type { Page, PageRequest } from '../../../db/paginate.ts';
 import { inTransaction } from '../../../db/transaction.ts';
 import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
+import { assertUnderLimit } from '../../account/limits.ts';
 import { actorOf, type Principal } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
 import { assertCredentialsOfAccount, liveCredentialIds } from '../credentials/credential.service.ts';
 import { closeIssuesOf } from '../issues/issue.service.ts';
 import { reprobeAt, scheduleProbe } from './probe-schedule.ts';
 import {
+  countServices,
   deleteServiceRow,
   findService,
   insertService,
@@ -111,6 +113,14 @@ export async function createService(ctx: Context, principal: Principal, body: Cr
   return inTransaction(ctx.db, async (trx) => {
     const credentials = body.credentials ?? [];
     await assertCredentialsOfAccount(trx, accountId, credentials);
+    const limit = ctx.config.limitManagedServices;
+    await assertUnderLimit(trx, {
+      key: `managed services of account ${accountId}`,
+      limit,
+      count: () => countServices(trx, accountId),
+      reason: `An account may have at most ${limit} managed services`,
+      field: 'label',
+    });
     const now = toTimestamp(ctx.clock.nowMs());
     const row = await insertService(trx, {
       account_id: accountId,

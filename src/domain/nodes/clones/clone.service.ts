@@ -108,7 +108,7 @@ async function claimTarget(
   await claimSettledNode(db, node, busy);
   await assertDiskSpace(db, ctx, node, need, 'node_id');
   const current = (await tagsOf(db, node.account_id, 'node', [node.id])).get(node.id) ?? [];
-  await setTags(db, node.account_id, 'node', node.id, [...current, ...tags], busy.updated);
+  await setTags(db, node.account_id, 'node', node.id, [...current, ...tags], busy.updated, ctx.config.limitTags);
   return { node, returnsTo: node.status };
 }
 
