@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseHostPort } from './dns/host-port.ts';
+import { parseCidr } from './net/ip-address.ts';
 import { decodeKey } from './secrets/key-file.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
@@ -43,6 +44,10 @@ export const ConfigSchema = Type.Object({
   dnsMasterPort: Type.Integer({ minimum: 1, maximum: 65535 }),
   /** The port NOTIFY messages go to at a domain's `axfr_ips` when its zone changes. */
   dnsNotifyPort: Type.Integer({ minimum: 1, maximum: 65535 }),
+  /** CIDR ranges tenants' outbound connections may reach although the default refuses them (src/net/egress.ts). */
+  egressAllow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** CIDR ranges tenants' outbound connections never reach, whatever else allows them. */
+  egressDeny: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -91,6 +96,8 @@ export interface Config {
   readonly dnsNameservers: readonly string[];
   readonly dnsMasterPort: number;
   readonly dnsNotifyPort: number;
+  readonly egressAllow?: readonly string[];
+  readonly egressDeny?: readonly string[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly workerParallel: number;
@@ -132,6 +139,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   dnsNameservers: 'CUMULO_DNS_NAMESERVERS',
   dnsMasterPort: 'CUMULO_DNS_MASTER_PORT',
   dnsNotifyPort: 'CUMULO_DNS_NOTIFY_PORT',
+  egressAllow: 'CUMULO_EGRESS_ALLOW',
+  egressDeny: 'CUMULO_EGRESS_DENY',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   workerParallel: 'CUMULO_WORKER_PARALLEL',
@@ -234,6 +243,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dnsNameservers: hostNames(env.CUMULO_DNS_NAMESERVERS),
     dnsMasterPort: numberOr(env.CUMULO_DNS_MASTER_PORT, 53),
     dnsNotifyPort: numberOr(env.CUMULO_DNS_NOTIFY_PORT, 53),
+    egressAllow: commaList(env.CUMULO_EGRESS_ALLOW),
+    egressDeny: commaList(env.CUMULO_EGRESS_DENY),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     workerParallel: numberOr(env.CUMULO_WORKER_PARALLEL, 8),
@@ -268,6 +279,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   }
   if (raw.dnsListen !== undefined && !isIpAndPort(raw.dnsListen, { allowPortZero: true })) {
     problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
+  }
+  for (const key of ['egressAllow', 'egressDeny'] as const) {
+    const bad = (raw[key] ?? []).filter((range) => parseCidr(range) === null);
+    if (bad.length > 0) {
+      problems.push(`${ENV_NAMES[key]} must list CIDR ranges (10.0.0.0/8, fd00::/8) or addresses, not ${bad.join(', ')}`);
+    }
   }
   if (/^\/(v4|admin|metrics|healthz|readyz|assets)(\/|$)/.test(raw.oauthPath ?? '')) {
     problems.push(`${ENV_NAMES.oauthPath} must not be a path the server already serves (${raw.oauthPath})`);
