@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
 import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { EgressPolicy } from '../../src/net/egress.ts';
 import { EgressRefusedError, egressGate, pinnedLookup } from '../../src/net/egress-gate.ts';
 import { normaliseIp, parseCidr } from '../../src/net/ip-address.ts';
@@ -169,4 +170,20 @@ test('a pinned lookup sends the request to the checked address while Host keeps 
     request.on('error', reject);
   });
   assert.equal(body, `name.invalid:${port}`);
+});
+
+test('CUMULO_EGRESS_ALLOW and CUMULO_EGRESS_DENY are CIDR lists; a bad entry stops the start, naming the variable', () => {
+  const config = loadConfig({ CUMULO_EGRESS_ALLOW: '127.0.0.0/8, ::1', CUMULO_EGRESS_DENY: '93.184.216.0/24' });
+  assert.deepEqual([config.egressAllow, config.egressDeny], [['127.0.0.0/8', '::1'], ['93.184.216.0/24']]);
+  const unset = loadConfig({});
+  assert.deepEqual([unset.egressAllow, unset.egressDeny], [undefined, undefined]);
+  assert.throws(
+    () => loadConfig({ CUMULO_EGRESS_ALLOW: '127.0.0.0/8,localhost' }),
+    (err: unknown) =>
+      err instanceof ConfigError && /CUMULO_EGRESS_ALLOW must list CIDR ranges .* not localhost/.test(err.message),
+  );
+  assert.throws(
+    () => loadConfig({ CUMULO_EGRESS_DENY: '10.0.0.0/33' }),
+    (err: unknown) => err instanceof ConfigError && /CUMULO_EGRESS_DENY .* not 10\.0\.0\.0\/33/.test(err.message),
+  );
 });
