@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseHostPort } from './dns/host-port.ts';
+import { parseCidr } from './net/ip-address.ts';
 import { decodeKey } from './secrets/key-file.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
@@ -51,6 +52,10 @@ export const ConfigSchema = Type.Object({
   limitFirewalls: Type.Integer({ minimum: 1 }),
   limitManagedServices: Type.Integer({ minimum: 1 }),
   limitTags: Type.Integer({ minimum: 1 }),
+  /** CIDR ranges tenants' outbound connections may reach although the default refuses them (src/net/egress.ts). */
+  egressAllow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** CIDR ranges tenants' outbound connections never reach, whatever else allows them. */
+  egressDeny: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -105,6 +110,8 @@ export interface Config {
   readonly limitFirewalls: number;
   readonly limitManagedServices: number;
   readonly limitTags: number;
+  readonly egressAllow?: readonly string[];
+  readonly egressDeny?: readonly string[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly workerParallel: number;
@@ -152,6 +159,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   limitFirewalls: 'CUMULO_LIMIT_FIREWALLS',
   limitManagedServices: 'CUMULO_LIMIT_MANAGED_SERVICES',
   limitTags: 'CUMULO_LIMIT_TAGS',
+  egressAllow: 'CUMULO_EGRESS_ALLOW',
+  egressDeny: 'CUMULO_EGRESS_DENY',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   workerParallel: 'CUMULO_WORKER_PARALLEL',
@@ -260,6 +269,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     limitFirewalls: numberOr(env.CUMULO_LIMIT_FIREWALLS, 100),
     limitManagedServices: numberOr(env.CUMULO_LIMIT_MANAGED_SERVICES, 100),
     limitTags: numberOr(env.CUMULO_LIMIT_TAGS, 1000),
+    egressAllow: commaList(env.CUMULO_EGRESS_ALLOW),
+    egressDeny: commaList(env.CUMULO_EGRESS_DENY),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     workerParallel: numberOr(env.CUMULO_WORKER_PARALLEL, 8),
@@ -294,6 +305,12 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   }
   if (raw.dnsListen !== undefined && !isIpAndPort(raw.dnsListen, { allowPortZero: true })) {
     problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
+  }
+  for (const key of ['egressAllow', 'egressDeny'] as const) {
+    const bad = (raw[key] ?? []).filter((range) => parseCidr(range) === null);
+    if (bad.length > 0) {
+      problems.push(`${ENV_NAMES[key]} must list CIDR ranges (10.0.0.0/8, fd00::/8) or addresses, not ${bad.join(', ')}`);
+    }
   }
   if (/^\/(v4|admin|metrics|healthz|readyz|assets)(\/|$)/.test(raw.oauthPath ?? '')) {
     problems.push(`${ENV_NAMES.oauthPath} must not be a path the server already serves (${raw.oauthPath})`);

@@ -4,6 +4,7 @@ import type { BlobStore } from './blob/blob-store.ts';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/database.ts';
 import type { Catalog } from './domain/catalog/catalog.ts';
+import type { EgressPolicy } from './net/egress.ts';
 import type { Random } from './random.ts';
 import type { SecretBox } from './secrets/secret-box.ts';
 import type { Clock, Timing } from './time/clock.ts';
@@ -24,6 +25,8 @@ export interface Context {
   readonly blobs: BlobStore;
   /** Seals and opens the secrets kept in the database (managed credentials, managed SSH private keys). */
   readonly secrets: SecretBox;
+  /** Where connections made for a tenant (probes, DNS checks, transfers, NOTIFY) may go. */
+  readonly egress: EgressPolicy;
   /** The operator's settings shared by every process (clock offset, transitions, faults). */
   readonly operator: OperatorState;
   /** Tells an in-process worker that a job may have become due. */

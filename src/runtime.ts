@@ -10,6 +10,7 @@ import { BLOBS_DIR, secureDataDir } from './data-dir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type DatabaseHandle, openDatabase } from './db/open.ts';
 import { type RunningNameserver, startConfiguredNameserver } from './dns/configured-nameserver.ts';
+import { parseHostPort } from './dns/host-port.ts';
 import type { ZoneSource } from './dns/zone.ts';
 import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstrap.ts';
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
@@ -19,6 +20,7 @@ import { JOB_HANDLERS } from './job-handlers.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { Worker } from './jobs/worker.ts';
 import { stdoutLogger } from './logger.ts';
+import { EgressPolicy } from './net/egress.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
 import { type ServingParts, servingReadiness } from './readiness.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
@@ -51,6 +53,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * The egress policy of the operator's ranges. A server names its own addresses as it binds them (a
+ * port 0 is only known then); a worker or a command, which binds none, takes the server's from the
+ * same configuration.
+ */
+function egressPolicyOf(config: Config, role: RuntimeOptions['role']): EgressPolicy {
+  const egress = new EgressPolicy({ allow: config.egressAllow, deny: config.egressDeny });
+  if (role !== 'serve') {
+    egress.addOwnListener(config.host, config.port);
+    const dns = config.dnsListen === undefined ? null : parseHostPort(config.dnsListen, 53, { allowPortZero: true });
+    if (dns) egress.addOwnListener(dns.host, dns.port);
+  }
+  return egress;
+}
+
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = options.logger ?? stdoutLogger(config.logLevel, config.logFormat);
   secureDataDir(config.dataDir);
@@ -75,6 +92,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     random.reposition(
       options.role === 'tool' ? `tool:${clock.offsetMs}:${randomHex(systemRandom, 8)}` : `start:${clock.offsetMs}`,
     );
+    const egress = egressPolicyOf(config, options.role);
     let worker: Worker | null = null;
     let drainer: Worker | null = null;
     const ctx: Context = {
@@ -89,6 +107,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       log,
       blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
       secrets,
+      egress,
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),
@@ -104,10 +123,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     }
     const parts: ServingParts = { worker, nameserver: null };
     const app = options.role === 'serve' ? await buildApp(ctx, servingReadiness(ctx, parts)) : null;
+    app?.addHook('onListen', async () => {
+      for (const a of app.addresses()) if (typeof a !== 'string') egress.addOwnListener(a.address, a.port);
+    });
     // Last: nothing that can fail comes after it, so the error path below has no sockets to close.
     const nameserver =
       options.role === 'serve' ? await startConfiguredNameserver(ctx, (options.zoneSource ?? databaseZoneSource)(ctx)) : null;
     parts.nameserver = nameserver;
+    if (nameserver) {
+      const bound = parseHostPort(nameserver.address, 53);
+      if (bound) egress.addOwnListener(bound.host, bound.port);
+    }
     return {
       ctx,
       database,

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import { type DecodedPacket, decode, encode } from 'dns-packet';
+import type { EgressGate } from '../net/egress-gate.ts';
 import { formatHostPort } from './host-port.ts';
 import { rcodeOf } from './message.ts';
 import { fromAnswer, isInZone, modelName } from './records.ts';
+import { checkedServer } from './soa-query.ts';
 import { FrameReader, frame } from './tcp-frames.ts';
 import { ZoneTransferError, type ZoneTransferFailure } from './transfer-error.ts';
 import type { ZoneRecord } from './zone.ts';
@@ -15,9 +16,11 @@ export function transferTimeoutMs(lookupTimeoutMs: number): number {
 }
 
 export interface TransferRequest {
-  /** An IP address or a host name (resolved by the system's resolver). */
+  /** An IP address or a host name (resolved by the system's resolver through `gate`, when the transfer starts). */
   host: string;
   port: number;
+  /** Checks the address the transfer connects to (src/net/egress-gate.ts). */
+  gate: EgressGate;
   /** The zone's apex, in any case, with or without the trailing dot. */
   zone: string;
   /** The whole transfer, name resolution included, ends with a timeout error after this long. */
@@ -102,18 +105,6 @@ class TransferStream {
   }
 }
 
-async function addressOf(host: string): Promise<string> {
-  if (net.isIP(host)) return host;
-  try {
-    return (await dns.lookup(host)).address;
-  } catch (err) {
-    throw new ZoneTransferError(
-      'unreachable',
-      `${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
-    );
-  }
-}
-
 /**
  * Transfers a zone by AXFR over TCP (RFC 5936): one query, then framed messages up to the closing SOA.
  * Any failure is a ZoneTransferError whose message, after the server's address, says what went wrong:
@@ -138,7 +129,7 @@ export async function transferZone(request: TransferRequest): Promise<Transferre
     );
   });
   const transfer = async (): Promise<TransferStream> => {
-    const address = await addressOf(request.host);
+    const address = await checkedServer(request, request.gate);
     if (connection.finished) throw new ZoneTransferError('timeout', 'abandoned after the timeout');
     const queryId = randomInt(0x10000);
     return new Promise<TransferStream>((resolve, reject) => {

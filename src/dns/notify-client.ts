@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { AUTHORITATIVE_ANSWER, type DecodedPacket, decode, encode } from 'dns-packet';
+import { type EgressGate, EgressRefusedError } from '../net/egress-gate.ts';
 import { formatHostPort, type HostPort } from './host-port.ts';
 import { OPCODE_NOTIFY, opcodeOf, rcodeOf } from './message.ts';
 
@@ -12,6 +13,8 @@ export interface NotifyRequest extends HostPort {
   timeoutMs: number;
   /** How many times to send before giving up (RFC 1996 3.6: a NOTIFY is sent again until answered). */
   tries: number;
+  /** Checks the address the NOTIFY goes to (src/net/egress-gate.ts): a refused one is sent nothing. */
+  gate: EgressGate;
 }
 
 type Exchanged = { answer: DecodedPacket } | { error: string } | null;
@@ -20,8 +23,8 @@ type Exchanged = { answer: DecodedPacket } | { error: string } | null;
  * One NOTIFY over UDP: resolves with the answer, the socket's error (connected, so that a port
  * nobody listens on is refused at once), or null when nothing came within the timeout.
  */
-function exchange(request: NotifyRequest, id: number): Promise<Exchanged> {
-  const socket = dgram.createSocket(net.isIPv6(request.host) ? 'udp6' : 'udp4');
+function exchange(request: NotifyRequest, address: string, id: number): Promise<Exchanged> {
+  const socket = dgram.createSocket(net.isIPv6(address) ? 'udp6' : 'udp4');
   const message = encode({
     type: 'query',
     id,
@@ -44,7 +47,7 @@ function exchange(request: NotifyRequest, id: number): Promise<Exchanged> {
       }
     });
     socket.on('error', (err: NodeJS.ErrnoException) => done({ error: err.code ?? err.message }));
-    socket.connect(request.port, request.host, () => socket.send(message));
+    socket.connect(request.port, address, () => socket.send(message));
   });
 }
 
@@ -55,8 +58,15 @@ function exchange(request: NotifyRequest, id: number): Promise<Exchanged> {
  */
 export async function sendNotify(request: NotifyRequest): Promise<{ acknowledged: boolean; outcome: string }> {
   const where = formatHostPort(request);
+  let address: string;
+  try {
+    address = (await request.gate(request.host, request.port)).address;
+  } catch (error) {
+    const why = error instanceof EgressRefusedError ? 'is not an address this service may connect to' : 'does not resolve';
+    return { acknowledged: false, outcome: `${where} ${why}: nothing sent` };
+  }
   for (let attempt = 1; attempt <= request.tries; attempt += 1) {
-    const result = await exchange(request, randomInt(0x10000));
+    const result = await exchange(request, address, randomInt(0x10000));
     if (result && 'error' in result) return { acknowledged: false, outcome: `${where} could not be reached (${result.error})` };
     if (result) {
       const rcode = rcodeOf(result.answer);

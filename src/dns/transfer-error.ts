@@ -2,6 +2,8 @@
 export type ZoneTransferFailure =
   /** The host does not resolve, refuses the connection or cannot be reached. */
   | 'unreachable'
+  /** The egress policy refuses the server's address: nothing was sent. */
+  | 'not_allowed'
   | 'timeout'
   /** The server answered with an error code (REFUSED, NOTAUTH, ...). */
   | 'refused'

@@ -6,6 +6,8 @@ import { transferZone } from '../../src/dns/axfr-client.ts';
 import { toAnswer } from '../../src/dns/records.ts';
 import { frame } from '../../src/dns/tcp-frames.ts';
 import { ZoneTransferError, type ZoneTransferFailure } from '../../src/dns/transfer-error.ts';
+import { EgressPolicy } from '../../src/net/egress.ts';
+import { egressGate } from '../../src/net/egress-gate.ts';
 import { freePort } from '../helpers/server-process.ts';
 import {
   exampleZone,
@@ -18,6 +20,8 @@ import {
 } from './helpers.ts';
 
 const TIMEOUT_MS = 5000;
+/** Transfers from the test servers on loopback, which the default egress policy refuses. */
+const gate = egressGate(new EgressPolicy({ allow: ['127.0.0.0/8', '::1/128'] }));
 
 async function refusal(promise: Promise<unknown>, code: ZoneTransferFailure, message: RegExp): Promise<void> {
   await assert.rejects(promise, (err: unknown) => {
@@ -31,21 +35,21 @@ async function refusal(promise: Promise<unknown>, code: ZoneTransferFailure, mes
 test('a transfer from the nameserver gives back every record of the zone, in order, the SOA first', async (t) => {
   const zone = exampleZone();
   const { port } = await startTestNameserver(t, memorySource([zone, largeZone(1500)]));
-  const got = await transferZone({ host: '127.0.0.1', port, zone: 'Example.COM.', timeoutMs: TIMEOUT_MS });
+  const got = await transferZone({ host: '127.0.0.1', port, zone: 'Example.COM.', timeoutMs: TIMEOUT_MS, gate });
   assert.deepEqual(got.records, zone.records);
   assert.deepEqual([got.skipped, got.skippedTypes], [0, []]);
-  const large = await transferZone({ host: '127.0.0.1', port, zone: 'large.test', timeoutMs: TIMEOUT_MS });
+  const large = await transferZone({ host: '127.0.0.1', port, zone: 'large.test', timeoutMs: TIMEOUT_MS, gate });
   assert.deepEqual(large.records, largeZone(1500).records, 'a transfer of several messages');
 });
 
 test('a host name is resolved; an IPv4 client of a server on IPv6 matches its IPv4 address in axfrIps', async (t) => {
   const zone = exampleZone(['127.0.0.1', '::1']);
   const { port } = await startTestNameserver(t, memorySource([zone]), {}, '::');
-  const got = await transferZone({ host: 'localhost', port, zone: 'example.com', timeoutMs: TIMEOUT_MS });
+  const got = await transferZone({ host: 'localhost', port, zone: 'example.com', timeoutMs: TIMEOUT_MS, gate });
   assert.equal(got.records.length, zone.records.length);
   // Without a reachable resolver the lookup may outlast the transfer's timeout instead.
   await assert.rejects(
-    transferZone({ host: 'no-such-host.invalid', port, zone: 'example.com', timeoutMs: TIMEOUT_MS }),
+    transferZone({ host: 'no-such-host.invalid', port, zone: 'example.com', timeoutMs: TIMEOUT_MS, gate }),
     (err: unknown) => err instanceof ZoneTransferError && (err.code === 'unreachable' || err.code === 'timeout'),
   );
 });
@@ -53,19 +57,19 @@ test('a host name is resolved; an IPv4 client of a server on IPv6 matches its IP
 test('refusals: a closed port, a server that never answers, REFUSED, NOTAUTH, an empty zone', async (t) => {
   const closed = await freePort();
   await refusal(
-    transferZone({ host: '127.0.0.1', port: closed, zone: 'example.com', timeoutMs: TIMEOUT_MS }),
+    transferZone({ host: '127.0.0.1', port: closed, zone: 'example.com', timeoutMs: TIMEOUT_MS, gate }),
     'unreachable',
     new RegExp(`The nameserver at 127\\.0\\.0\\.1:${closed} refused the connection`),
   );
   const silent = await fakeTransferServer(t, () => {});
   await refusal(
-    transferZone({ host: '127.0.0.1', port: silent, zone: 'example.com', timeoutMs: 100 }),
+    transferZone({ host: '127.0.0.1', port: silent, zone: 'example.com', timeoutMs: 100, gate }),
     'timeout',
     /did not complete the transfer within 100 ms/,
   );
   const zones = [renamed(exampleZone(), 'private.test', ['192.0.2.1']), soaOnlyZone(), exampleZone()];
   const { port } = await startTestNameserver(t, memorySource(zones));
-  const from = (zone: string) => transferZone({ host: '127.0.0.1', port, zone, timeoutMs: TIMEOUT_MS });
+  const from = (zone: string) => transferZone({ host: '127.0.0.1', port, zone, timeoutMs: TIMEOUT_MS, gate });
   await refusal(from('private.test'), 'refused', /refused the transfer of private\.test \(REFUSED\)/);
   await refusal(from('example.org'), 'refused', /\(REFUSED\)/);
   await refusal(from('www.example.com'), 'refused', /\(NOTAUTH\)/);
@@ -113,7 +117,7 @@ test('refusals: a stream that is not a transfer of the zone', async (t) => {
   for (const [label, messages, end, message] of cases) {
     const port = await serving(t, messages, end);
     await refusal(
-      transferZone({ host: '127.0.0.1', port, zone: 'example.com', timeoutMs: TIMEOUT_MS }),
+      transferZone({ host: '127.0.0.1', port, zone: 'example.com', timeoutMs: TIMEOUT_MS, gate }),
       'malformed',
       message,
     ).catch((err: Error) => assert.fail(`${label}: ${err.message}`));
@@ -127,7 +131,7 @@ test('records of types outside the model are skipped and counted; names come bac
     [SOA, upper],
     [hinfo, hinfo, SOA],
   ]);
-  const got = await transferZone({ host: '127.0.0.1', port, zone: 'example.com', timeoutMs: TIMEOUT_MS });
+  const got = await transferZone({ host: '127.0.0.1', port, zone: 'example.com', timeoutMs: TIMEOUT_MS, gate });
   assert.deepEqual(
     got.records.map((r) => `${r.name} ${r.type}`),
     ['example.com SOA', 'www.example.com A'],

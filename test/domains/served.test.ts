@@ -3,13 +3,13 @@ import net from 'node:net';
 import { describe, test } from 'node:test';
 import { dig, digTransfer } from '../dns/helpers.ts';
 import { admin } from '../helpers/accounts.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
 import { needs } from '../helpers/system-tools.ts';
 import { addRecord, createDomain, eventsOf } from './helpers.ts';
 
 /** An installation with its nameserver on a free port of 127.0.0.1. */
 async function servingApp(t: Parameters<typeof buildTestApp>[0], dialect: (typeof DIALECTS)[number]) {
-  const app = await buildTestApp(t, { dialect, config: { dnsListen: '127.0.0.1:0' } });
+  const app = await buildTestApp(t, { dialect, config: { ...LOOPBACK_EGRESS, dnsListen: '127.0.0.1:0' } });
   const address = app.runtime.nameserver?.address;
   assert.ok(address, 'the nameserver listens');
   return { app, port: Number(address.split(':').at(-1)) };
@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
       needs('dig'),
       async (t) => {
         const source = await servingApp(t, dialect);
-        const target = await buildTestApp(t, { dialect });
+        const target = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
         const me = await admin(target);
         const zone = await createDomain(source.app, { domain: 'moving.example', axfr_ips: ['127.0.0.1'], ttl_sec: 3600 });
         await addRecord(source.app, zone.id, { type: 'A', name: 'www', target: '192.0.2.20' });
@@ -101,7 +101,7 @@ for (const dialect of DIALECTS) {
 
     test('import refuses a transfer that fails, naming remote_nameserver, and makes nothing', async (t) => {
       const source = await servingApp(t, dialect);
-      const target = await buildTestApp(t, { dialect, config: { dnsTimeoutMs: 200 } });
+      const target = await buildTestApp(t, { dialect, config: { ...LOOPBACK_EGRESS, dnsTimeoutMs: 200 } });
       await createDomain(source.app, { domain: 'closed.example' });
       const silent = net.createServer(() => {});
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

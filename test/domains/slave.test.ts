@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { AUTHORITATIVE_ANSWER } from 'dns-packet';
 import { Rcode, rcodeOf } from '../../src/dns/message.ts';
 import { dig, udpExchange } from '../dns/helpers.ts';
-import { buildTestApp, DIALECTS, type Dialect, type TestApp, tempDir } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, type Dialect, LOOPBACK_EGRESS, type TestApp, tempDir } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { needs } from '../helpers/system-tools.ts';
 import { addRecord, checkZone, createDomain, serialOf } from './helpers.ts';
@@ -33,6 +33,7 @@ async function servingApp(
   const app = await buildTestApp(t, {
     dialect,
     config: {
+      ...LOOPBACK_EGRESS,
       dnsListen: `127.0.0.1:${ports.listenPort ?? 0}`,
       ...(masterPort ? { dnsMasterPort: masterPort } : {}),
       ...(ports.notifyPort ? { dnsNotifyPort: ports.notifyPort } : {}),

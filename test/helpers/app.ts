@@ -21,6 +21,8 @@ export type Dialect = (typeof DIALECTS)[number];
 export const PG_URL =
   process.env.CUMULO_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test?options=-c%20synchronous_commit%3Doff';
 export const ADMIN_TOKEN = 'cumulo-test-admin-token-0123456789abcdef';
+/** What a test that connects to its own servers on loopback sets: the default egress policy refuses loopback. */
+export const LOOPBACK_EGRESS: ConfigOverrides = { egressAllow: ['127.0.0.0/8', '::1/128'] };
 
 export interface TestAppOptions {
   dialect: Dialect;

@@ -36,12 +36,15 @@ function fixtureNode(app: TestApp, owner: Caller): Promise<{ id: number; ipv4: s
   return node;
 }
 
-/** A tcp service at a closed loopback port (never probed unless a test runs the due jobs). */
+/**
+ * A tcp service at a name that resolves to loopback: accepted (names are checked when probed), and a
+ * probe, if a test runs the due jobs, is refused by the egress policy before anything is sent.
+ */
 function fixtureService(app: TestApp, owner: Caller): Promise<{ id: number }> {
   return created(app, owner, '/v4/managed/services', {
     label: 'fixture',
     service_type: 'tcp',
-    address: '127.0.0.1:9',
+    address: 'localhost:9',
     timeout: 1,
   });
 }

@@ -3,14 +3,14 @@ import { describe, test } from 'node:test';
 import { JOB_HANDLERS } from '../../src/job-handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { newAccount } from '../helpers/accounts.ts';
-import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS } from '../helpers/app.ts';
 import { addService, statusOf, until } from './probe-helpers.ts';
 import { startSilentServer, startWebServer } from './probe-servers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`probes of several accounts [${dialect}]`, () => {
     test("one account's hanging probes leave worker slots for another account's", async (t) => {
-      const app = await buildTestApp(t, { dialect, config: { workerParallel: 4 } });
+      const app = await buildTestApp(t, { dialect, config: { ...LOOPBACK_EGRESS, workerParallel: 4 } });
       const { ctx } = app.runtime;
       const silent = await startSilentServer(t);
       const web = await startWebServer(t);

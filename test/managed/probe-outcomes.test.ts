@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { addService, openIssues, statusOf } from './probe-helpers.ts';
 import { resettingPort, startSelfSignedServer, startTrickleServer, startWebServer } from './probe-servers.ts';
@@ -18,7 +18,7 @@ async function toldDown(app: TestApp): Promise<{ labels: string[]; messages: str
 for (const dialect of DIALECTS) {
   describe(`what a probe tells the tenant [${dialect}]`, () => {
     test('down with one short cause, never a library error or the content of an answer', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const web = await startWebServer(t);
       web.answer = { status: 503, body: 'secret-internal-detail' };
       const secretPage = await startWebServer(t);
@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a whole probe ends within its timeout: a body sent slowly is a timeout, not a body read to its end', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       // 40 bytes, one each 100 ms: read to its end, the answer would be `body not found` after 4 s.
       const trickle = await startTrickleServer(t, 100, 40);
       const slow = await addService(app, { label: 'slow', service_type: 'url', address: trickle, body: 'healthy', timeout: 1 });

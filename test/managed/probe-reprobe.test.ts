@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FixedClock } from '../../src/time/clock.ts';
-import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { addService, statusOf } from './probe-helpers.ts';
 import { startWebServer } from './probe-servers.ts';
@@ -11,7 +11,7 @@ for (const dialect of DIALECTS) {
     test('changes probe at once at most once a minute; later ones wait for the next round', async (t) => {
       const clock = new FixedClock(Date.parse('2026-03-01T12:00:00Z'));
       // Rounds a minute apart on the service clock, as a deployment has them.
-      const app = await buildTestApp(t, { dialect, clock, config: { timeScale: 1 } });
+      const app = await buildTestApp(t, { dialect, clock, config: { ...LOOPBACK_EGRESS, timeScale: 1 } });
       const web = await startWebServer(t);
       const service = await addService(app, { service_type: 'url', address: web.url, body: 'healthy' });
       await runDueJobs(app);

@@ -13,6 +13,8 @@ for (const dialect of DIALECTS) {
         CUMULO_DATA_DIR: tempDir(t),
         CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN,
         CUMULO_MANAGED_PROBE_INTERVAL: '1',
+        // The web server is on loopback, which the egress policy refuses unless the operator allows it.
+        CUMULO_EGRESS_ALLOW: '127.0.0.0/8',
       };
       if (dialect === 'postgres') env.DATABASE_URL = urlWithSchema(PG_URL, await freshPgSchema(t));
       const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { JOB_HANDLERS } from '../../src/job-handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { addService, openIssues, statusOf } from './probe-helpers.ts';
 import { closedPort, silentPort, startTcpServer, startWebServer } from './probe-servers.ts';
@@ -31,7 +31,7 @@ async function ticketEvents(app: TestApp) {
 for (const dialect of DIALECTS) {
   describe(`managed service probes [${dialect}]`, () => {
     test('url: pending → ok; an error status opens one issue with an event; recovery closes it', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const web = await startWebServer(t);
       const service = await addService(app, { service_type: 'url', address: `${web.url}/health` });
       await runDueJobs(app);
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('url: the expected body must be in the answer; a redirect counts as up and is not followed', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const web = await startWebServer(t);
       const service = await addService(app, { service_type: 'url', address: web.url, body: 'healthy' });
       await runDueJobs(app);
@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('url: no answer within the timeout, or nothing listening, is a problem', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const silent = await addService(app, {
         service_type: 'url',
         address: `http://127.0.0.1:${await silentPort(t)}/`,
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('tcp: up while the port accepts, a problem while it refuses', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const tcp = await startTcpServer(t);
       const service = await addService(app, { service_type: 'tcp', address: `127.0.0.1:${tcp.port}` });
       await runDueJobs(app);
@@ -142,7 +142,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('disable and delete close the open issue and stop the probes; enable probes again', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const port = await closedPort();
       const a = await addService(app, { service_type: 'tcp', address: `127.0.0.1:${port}` });
       const b = await addService(app, { label: 'other', service_type: 'tcp', address: `127.0.0.1:${port}` });
@@ -169,7 +169,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a probe of settings changed while it ran is not applied; the new address is probed', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const slow = await startWebServer(t);
       const good = await startWebServer(t);
       slow.answer = { status: 500, body: 'broken' };
@@ -190,7 +190,7 @@ for (const dialect of DIALECTS) {
     });
 
     test('a running worker probes many services at once, up to its limit', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      const app = await buildTestApp(t, { dialect, config: LOOPBACK_EGRESS });
       const web = await startWebServer(t);
       let release: () => void = () => {};
       web.hold = new Promise((resolve) => {

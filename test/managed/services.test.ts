@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { newAccount } from '../helpers/accounts.ts';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
 
 const URL_SERVICE = { label: 'prod-web', service_type: 'url', address: 'https://example.org/health?full=1', timeout: 30 };
 
@@ -138,7 +138,9 @@ for (const dialect of DIALECTS) {
     });
 
     test('region: required for a private (RFC 1918) address, refused otherwise; loopback needs none', async (t) => {
-      const app = await buildTestApp(t, { dialect });
+      // The operator allows these ranges: the region rule still applies to the private ones.
+      const egressAllow = [...(LOOPBACK_EGRESS.egressAllow ?? []), '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'];
+      const app = await buildTestApp(t, { dialect, config: { egressAllow } });
       const url = '/v4/managed/services';
       const tcp = { label: 'private db', service_type: 'tcp', timeout: 5 };
       for (const address of ['10.1.2.3:5432', '172.16.0.9:22', '192.168.130.4:80']) {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 /** The layers under the groups: they serve every group and name none. */
-const LOWER_LAYERS = ['db', 'jobs', 'http', 'dns', 'blob', 'secrets', 'time', 'compute'];
+const LOWER_LAYERS = ['db', 'jobs', 'http', 'dns', 'blob', 'secrets', 'time', 'compute', 'net'];
 /** Where the groups live. */
 const GROUPS = ['domain', 'admin'];
 

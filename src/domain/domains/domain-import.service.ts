@@ -7,6 +7,7 @@ import { ZoneTransferError } from '../../dns/transfer-error.ts';
 import type { Zone, ZoneRecord } from '../../dns/zone.ts';
 import { ApiError, fail } from '../../errors.ts';
 import type { Principal } from '../account/principal.ts';
+import { egressGateFor } from '../networking/egress.service.ts';
 import { roundRecordTtl } from './dns-timing.ts';
 import type { Domain, ImportDomain } from './domain.schema.ts';
 import { createDomainWith } from './domain-create.ts';
@@ -99,7 +100,8 @@ export async function importDomain(ctx: Context, principal: Principal, zone: Zon
 /**
  * `POST /domains/import`: the zone transferred (AXFR over TCP) from `remote_nameserver` (a host, or
  * host:port) becomes a master domain with its records. The name is checked before the transfer; a
- * refused, timed-out, malformed or empty transfer is a 400 on `remote_nameserver`, and nothing is made.
+ * refused, timed-out, malformed or empty transfer, or a server the egress policy refuses (its name
+ * resolved when the transfer starts), is a 400 on `remote_nameserver`, and nothing is made.
  */
 export async function importFromNameserver(ctx: Context, principal: Principal, body: ImportDomain): Promise<Domain> {
   const origin = body.domain.toLowerCase();
@@ -112,7 +114,8 @@ export async function importFromNameserver(ctx: Context, principal: Principal, b
   let records: ZoneRecord[];
   try {
     const timeoutMs = transferTimeoutMs(ctx.config.dnsTimeoutMs);
-    records = (await transferZone({ ...remote, zone: origin, timeoutMs })).records;
+    const gate = egressGateFor(ctx, principal.accountId);
+    records = (await transferZone({ ...remote, zone: origin, timeoutMs, gate })).records;
   } catch (error) {
     if (!(error instanceof ZoneTransferError)) throw error;
     throw fail.badRequest(`No zone transfer of ${origin} from ${formatHostPort(remote)}: ${error.message}`, 'remote_nameserver');

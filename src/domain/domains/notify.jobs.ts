@@ -1,5 +1,6 @@
 import { sendNotify } from '../../dns/notify-client.ts';
 import type { JobHandler } from '../../jobs/handler.ts';
+import { egressGateFor } from '../networking/egress.service.ts';
 import { findDomainById } from './domain.repository.ts';
 import { NOTIFY_JOB } from './domain-change.ts';
 
@@ -8,7 +9,7 @@ const NOTIFY_TRIES = 3;
 
 /**
  * Tells the servers allowed to transfer a domain's zone (its `axfr_ips`, on CUMULO_DNS_NOTIFY_PORT)
- * that the zone changed, as a primary nameserver tells its secondaries (RFC 1996), so that they
+ * that the zone changed (an address the egress policy refuses is sent nothing), as a primary nameserver tells its secondaries (RFC 1996), so that they
  * transfer it now rather than at their refresh time. Network only: the outcome is logged, nothing is
  * written, and a server that does not answer is not asked again (its refresh time still holds).
  */
@@ -19,6 +20,7 @@ const notifySecondaries: JobHandler = {
     const domain = await findDomainById(ctx.db, Number(payload.domain_id));
     if (domain?.status !== 'active') return null;
     const hosts = JSON.parse(domain.axfr_ips) as string[];
+    const gate = egressGateFor(ctx, domain.account_id);
     const sent = await Promise.all(
       hosts.map((host) =>
         sendNotify({
@@ -27,6 +29,7 @@ const notifySecondaries: JobHandler = {
           zone: domain.domain,
           timeoutMs: ctx.config.dnsTimeoutMs,
           tries: NOTIFY_TRIES,
+          gate,
         }),
       ),
     );

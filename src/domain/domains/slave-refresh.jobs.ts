@@ -3,6 +3,7 @@ import type { ZoneRecord } from '../../dns/zone.ts';
 import type { JobHandler } from '../../jobs/handler.ts';
 import { releaseDedupeKey } from '../../jobs/queue.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { egressGateFor } from '../networking/egress.service.ts';
 import { DEFAULT_SECONDS } from './dns-timing.ts';
 import { type DomainRow, findDomainById } from './domain.repository.ts';
 import { isActiveSlave, REFRESH_SLAVE_JOB, scheduleSlaveRefresh, scheduleZoneRender } from './domain-change.ts';
@@ -46,7 +47,10 @@ const refreshSlave: JobHandler = {
     const copy = slaveCopy(domain, await findSlaveZone(ctx.db, domain.id));
     const serial = copy?.[0]?.type === 'SOA' ? copy[0].data.serial : null;
     const masters = JSON.parse(domain.master_ips) as string[];
-    return { serial: domain.serial, check: await checkMasters(ctx.config, domain.domain, masters, serial) };
+    return {
+      serial: domain.serial,
+      check: await checkMasters(ctx.config, domain.domain, masters, serial, egressGateFor(ctx, domain.account_id)),
+    };
   },
   async run({ trx, ctx, job, payload, prepared }) {
     const id = Number(payload.domain_id);

@@ -156,6 +156,19 @@ export async function findNodeAddress(
     .executeTakeFirst();
 }
 
+/** Whether one of the account's nodes holds `address` (canonical form). */
+export async function accountNodeHoldsAddress(db: Kysely<Database>, accountId: number, address: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ip_addresses')
+    .select('address')
+    .where('account_id', '=', accountId)
+    .where('node_id', 'is not', null)
+    .where('address', '=', address)
+    .limit(sql.lit(1))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function updateAddressRdns(
   db: Kysely<Database>,
   row: Pick<IpAddressRow, 'account_id' | 'region' | 'address'>,

@@ -2,6 +2,7 @@ import type { Context } from '../../../context.ts';
 import type { JobHandler } from '../../../jobs/handler.ts';
 import { releaseDedupeKey } from '../../../jobs/queue.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
+import { egressGateFor } from '../../networking/egress.service.ts';
 import { closeIssuesOf, openIssueFor } from '../issues/issue.service.ts';
 import { probe } from './probe.ts';
 import { down, type ProbeResult } from './probe-outcome.ts';
@@ -36,7 +37,10 @@ const probeService: JobHandler = {
     if (!watched(row)) return null;
     const target = probeTarget(row.service_type, row.address);
     // An address stored before today's rules were: the probe does not go out.
-    const result = typeof target === 'string' ? down('unreachable') : await probe(target, row.timeout, row.body);
+    const result =
+      typeof target === 'string'
+        ? down('unreachable')
+        : await probe(target, row.timeout, row.body, egressGateFor(ctx, row.account_id));
     return { epoch: row.probe_epoch, result };
   },
   async run({ trx, ctx, job, payload, prepared }) {

@@ -1,7 +1,9 @@
 import net from 'node:net';
 import { parseHostPort } from '../../../dns/host-port.ts';
+import { normaliseIp } from '../../../net/ip-address.ts';
 
-export type ProbeTarget = { type: 'url'; url: string; host: string } | { type: 'tcp'; host: string; port: number };
+/** Where a probe connects: `host` is a name or an IP address (IPv6 without brackets), as written. */
+export type ProbeTarget = { type: 'url'; url: string; host: string; port: number } | { type: 'tcp'; host: string; port: number };
 
 /**
  * What a probe of `address` reaches, by service type: an http(s) URL for `url` (its fragment is not
@@ -25,7 +27,12 @@ export function probeTarget(type: string, address: string): ProbeTarget | string
   if (url.username || url.password) return 'Must not hold a user name or password: name a managed credential instead';
   const text = address.trim();
   const hash = text.indexOf('#');
-  return { type: 'url', url: hash === -1 ? text : text.slice(0, hash), host: url.hostname.replace(/^\[|\]$/g, '') };
+  return {
+    type: 'url',
+    url: hash === -1 ? text : text.slice(0, hash),
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
+  };
 }
 
 const privateRanges = new net.BlockList();
@@ -33,7 +40,8 @@ privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
 privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
 privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
 
-/** Whether `host` is an RFC 1918 address: one only a region's private network reaches. */
+/** Whether `host` is an RFC 1918 address (in any spelling): one only a region's private network reaches. */
 export function isPrivateAddress(host: string): boolean {
-  return net.isIPv4(host) && privateRanges.check(host, 'ipv4');
+  const ip = normaliseIp(host);
+  return ip !== null && net.isIPv4(ip) && privateRanges.check(ip, 'ipv4');
 }

@@ -8,6 +8,7 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { assertUnderLimit } from '../../account/limits.ts';
 import { actorOf, type Principal } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
+import { egressRefusalFor } from '../../networking/egress.service.ts';
 import { assertCredentialsOfAccount, liveCredentialIds } from '../credentials/credential.service.ts';
 import { closeIssuesOf } from '../issues/issue.service.ts';
 import { reprobeAt, scheduleProbe } from './probe-schedule.ts';
@@ -74,18 +75,23 @@ async function serviceFor(db: Kysely<Database>, accountId: number, id: number): 
 }
 
 /**
- * The address checked against the type, and the region against the address: a private (RFC 1918)
- * address needs the region whose private network reaches it; any other (public, a name, loopback)
- * takes none. A region carried over from before is dropped when the address no longer needs it.
+ * The address checked against the type, the egress policy (an IP address the service may not
+ * connect to is refused here; a name when it is probed) and the region against the address: a
+ * private (RFC 1918) address needs the region whose private network reaches it; any other (public,
+ * a name) takes none. A region carried over from before is dropped when the address no longer needs it.
  */
-function checkedAddress(
+async function checkedAddress(
   ctx: Context,
+  db: Kysely<Database>,
+  accountId: number,
   type: string,
   address: string,
   region: { value: string | null; given: boolean },
-): { address: string; region: string | null } {
+): Promise<{ address: string; region: string | null }> {
   const target = probeTarget(type, address);
   if (typeof target === 'string') throw fail.badRequest(target, 'address');
+  const refusal = await egressRefusalFor(ctx, db, accountId, target.host, target.port);
+  if (refusal !== null) throw fail.badRequest(refusal, 'address');
   const stored = target.type === 'url' ? target.url : address.trim();
   if (!isPrivateAddress(target.host)) {
     if (region.given && region.value !== null) {
@@ -109,8 +115,11 @@ export async function getService(ctx: Context, accountId: number, id: number): P
 
 export async function createService(ctx: Context, principal: Principal, body: CreateService): Promise<Service> {
   const { accountId } = principal;
-  const where = checkedAddress(ctx, body.service_type, body.address, { value: body.region ?? null, given: true });
   return inTransaction(ctx.db, async (trx) => {
+    const where = await checkedAddress(ctx, trx, accountId, body.service_type, body.address, {
+      value: body.region ?? null,
+      given: true,
+    });
     const credentials = body.credentials ?? [];
     await assertCredentialsOfAccount(trx, accountId, credentials);
     const limit = ctx.config.limitManagedServices;
@@ -156,7 +165,7 @@ export async function updateService(ctx: Context, accountId: number, id: number,
   return inTransaction(ctx.db, async (trx) => {
     const row = await serviceFor(trx, accountId, id);
     const type = body.service_type ?? row.service_type;
-    const where = checkedAddress(ctx, type, body.address ?? row.address, {
+    const where = await checkedAddress(ctx, trx, accountId, type, body.address ?? row.address, {
       value: body.region === undefined ? row.region : body.region,
       given: body.region !== undefined,
     });

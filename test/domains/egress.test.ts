@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import { describe, test } from 'node:test';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
+import { runDueJobs } from '../helpers/jobs.ts';
+import { capturedLog } from '../helpers/log.ts';
+import { freePort } from '../helpers/server-process.ts';
+import { createDomain, domainBody, fieldsOf } from './helpers.ts';
+
+/** Addresses a domain may not name for the service to ask or notify; the first one (public) is allowed. */
+const IPS = [
+  '192.0.2.1',
+  '169.254.169.254',
+  '0.0.0.0',
+  '255.255.255.255',
+  '224.0.0.1',
+  '127.0.0.1',
+  '::1',
+  '::ffff:127.0.0.1',
+  'fe80::1',
+  '10.0.0.1',
+];
+const refusedFields = (field: string) => IPS.slice(1).map((_, i) => `${field}[${i + 1}]`);
+
+/** A DNS server on 127.0.0.1 (UDP and TCP on one port) that answers nothing and counts what it gets. */
+async function countingDnsServer(t: { after(fn: () => unknown): void }): Promise<{ port: number; received: () => number }> {
+  let received = 0;
+  const tcp = net.createServer((socket) => {
+    received += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  const { port } = tcp.address() as net.AddressInfo;
+  const udp = dgram.createSocket('udp4');
+  udp.on('message', () => {
+    received += 1;
+  });
+  await new Promise<void>((resolve) => udp.bind(port, '127.0.0.1', resolve));
+  t.after(() => {
+    tcp.close();
+    udp.close();
+  });
+  return { port, received: () => received };
+}
+
+/** Sets a domain's address lists as an older policy may have let them be (no API call accepts them now). */
+async function setStoredIps(app: TestApp, id: number, column: 'master_ips' | 'axfr_ips', ips: string[]) {
+  await app.runtime.ctx.db
+    .updateTable('domains')
+    .set({ [column]: JSON.stringify(ips) })
+    .where('id', '=', id)
+    .execute();
+}
+
+for (const dialect of DIALECTS) {
+  describe(`domains and the egress policy [${dialect}]`, () => {
+    test('master_ips and axfr_ips the service may not reach are a 400 naming each, at create and at update', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const slave = await app.request('POST', '/v4/domains', { body: domainBody({ type: 'slave', master_ips: IPS }) });
+      assert.deepEqual([slave.status, fieldsOf(slave.body)], [400, refusedFields('master_ips')], JSON.stringify(slave.body));
+      const master = await app.request('POST', '/v4/domains', { body: domainBody({ axfr_ips: IPS }) });
+      assert.deepEqual([master.status, fieldsOf(master.body)], [400, refusedFields('axfr_ips')]);
+      assert.match(master.body.errors[0].reason, /169\.254\.169\.254 is a cloud metadata address/);
+      assert.equal((await app.request('GET', '/v4/domains')).body.results, 0, 'nothing was made');
+
+      const made = await createDomain(app, { axfr_ips: ['192.0.2.9'] });
+      const put = await app.request('PUT', `/v4/domains/${made.id}`, { body: { axfr_ips: IPS } });
+      assert.deepEqual([put.status, fieldsOf(put.body)], [400, refusedFields('axfr_ips')]);
+      const toSlave = await app.request('PUT', `/v4/domains/${made.id}`, { body: { type: 'slave', master_ips: IPS } });
+      assert.deepEqual([toSlave.status, fieldsOf(toSlave.body)], [400, refusedFields('master_ips')]);
+      assert.deepEqual((await app.request('GET', `/v4/domains/${made.id}`)).body.axfr_ips, ['192.0.2.9'], 'unchanged');
+    });
+
+    test('a slave asks no master the policy refuses, and a master sends it no NOTIFY: nothing is sent', async (t) => {
+      const dns = await countingDnsServer(t);
+      const log = capturedLog();
+      const app = await buildTestApp(t, {
+        dialect,
+        config: { dnsMasterPort: dns.port, dnsNotifyPort: dns.port, logLevel: 'info' },
+        logger: log.logger,
+      });
+      // Made with documentation addresses, then pointed at loopback before any job runs.
+      const slave = await createDomain(app, { type: 'slave', master_ips: ['192.0.2.53'] });
+      await setStoredIps(app, slave.id, 'master_ips', ['127.0.0.1', '::ffff:7f00:1']);
+      const master = await createDomain(app, { axfr_ips: ['192.0.2.9'] });
+      await setStoredIps(app, master.id, 'axfr_ips', ['127.0.0.1']);
+      await runDueJobs(app);
+
+      const state = await app.runtime.ctx.db
+        .selectFrom('domain_slave_zones')
+        .selectAll()
+        .where('domain_id', '=', slave.id)
+        .executeTakeFirstOrThrow();
+      assert.match(state.last_error ?? '', /127\.0\.0\.1:\d+ is not one this service may connect to/);
+      assert.match(state.last_error ?? '', /::ffff:7f00:1\]?:\d+ is not one this service may connect to/);
+      const notified = log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'DNS NOTIFY sent');
+      assert.ok(notified, 'the NOTIFY job ran');
+      assert.match(notified.notified[0], /is not an address this service may connect to: nothing sent/);
+      assert.equal(dns.received(), 0, 'no SOA query, no transfer, no NOTIFY reached the server');
+    });
+
+    test('import refuses a remote_nameserver the policy refuses, by address or by a name resolved then', async (t) => {
+      const dns = await countingDnsServer(t);
+      const app = await buildTestApp(t, { dialect });
+      for (const remote of [
+        `127.0.0.1:${dns.port}`,
+        `0x7f.1:${dns.port}`,
+        `[::ffff:127.0.0.1]:${dns.port}`,
+        `localhost:${dns.port}`,
+      ]) {
+        const res = await app.request('POST', '/v4/domains/import', {
+          body: { domain: 'taken.example', remote_nameserver: remote },
+        });
+        assert.deepEqual([res.status, fieldsOf(res.body)], [400, ['remote_nameserver']], remote);
+        assert.match(res.body.errors[0].reason, /not one this service may connect to/, remote);
+      }
+      assert.equal(dns.received(), 0, 'no transfer was asked for');
+    });
+
+    test("the service's own nameserver is refused as a master even when ALLOW covers loopback", async (t) => {
+      const port = await freePort();
+      const app = await buildTestApp(t, {
+        dialect,
+        config: { ...LOOPBACK_EGRESS, dnsListen: `127.0.0.1:${port}`, dnsMasterPort: port },
+      });
+      const res = await app.request('POST', '/v4/domains', {
+        body: domainBody({ type: 'slave', master_ips: ['127.0.0.1', '::ffff:127.0.0.1'] }),
+      });
+      assert.deepEqual([res.status, fieldsOf(res.body)], [400, ['master_ips[0]', 'master_ips[1]']]);
+      assert.match(res.body.errors[0].reason, /an address this service listens on/);
+      const other = await createDomain(app, { type: 'slave', master_ips: ['127.0.0.2'] });
+      assert.deepEqual(other.master_ips, ['127.0.0.2'], 'loopback elsewhere than the listener is allowed');
+    });
+  });
+}
