@@ -4,6 +4,7 @@ import { describeTables } from '../db/tables.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { ensureBootstrap } from '../domain/account/bootstrap.ts';
 import { syncCatalog } from '../domain/catalog/catalog.repository.ts';
+import { forgetCachedZones } from '../domain/domains/zone-cache.ts';
 
 export interface ResetOutcome {
   /** Without CUMULO_BOOTSTRAP_TOKEN: the new `admin` user's token, as a first start would print it. */
@@ -22,6 +23,7 @@ export async function resetAll(ctx: Context): Promise<ResetOutcome> {
   const tables = await describeTables(ctx.db, ctx.dbKind);
   await inTransaction(ctx.db, (trx) => wipeTables(trx, ctx.dbKind, tables));
   await ctx.operator.reload();
+  forgetCachedZones(ctx.db);
   await syncCatalog(ctx.db, ctx.catalog);
   await ctx.blobs.clear();
   ctx.random.reposition(`start:${ctx.operator.clockOffsetMs}`);

@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import { insertRows, maxSerial, type RowValues, wipeTables, writeSequence } from '../db/table-data.ts';
 import { describeTables, type TableInfo } from '../db/tables.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { forgetCachedZones } from '../domain/domains/zone-cache.ts';
 import { ApiError, fail } from '../errors.ts';
 import { checkHeader, type EndLine, type TableLine } from './snapshot-format.ts';
 
@@ -101,5 +102,6 @@ export async function restoreSnapshot(ctx: Context, lines: AsyncIterable<string>
     throw fail.badRequest(`The snapshot could not be restored: ${(err as Error).message}`);
   }
   await ctx.operator.reload();
+  forgetCachedZones(ctx.db);
   return { tables: data.size, rows };
 }

@@ -11,6 +11,7 @@ import { type DomainRow, findDomainNamed, findServedDomain } from './domain.repo
 import { isActiveSlave, scheduleSlaveRefresh } from './domain-change.ts';
 import { findAllRecords } from './record.repository.ts';
 import { findSlaveZone } from './slave-zone.repository.ts';
+import { cachedZone } from './zone-cache.ts';
 import { slaveCopy, slaveZoneOf, zoneOf } from './zone-model.ts';
 
 /** The name itself and every name it is under, longest first: `a.b.c` gives `a.b.c`, `b.c`, `c`. */
@@ -61,7 +62,9 @@ export function databaseZoneSource(ctx: Pick<Context, 'db' | 'config' | 'clock' 
         .setAccessMode('read only')
         .execute(async (trx) => {
           const domain = await findServedDomain(trx, names, toTimestamp(ctx.clock.nowMs()));
-          return domain ? zoneOfDomain(trx, ctx.config, domain) : null;
+          if (!domain) return null;
+          if (domain.type !== 'master') return zoneOfDomain(trx, ctx.config, domain);
+          return cachedZone(ctx.db, domain, () => zoneOfDomain(trx, ctx.config, domain));
         });
     },
   };
