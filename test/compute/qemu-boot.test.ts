@@ -19,7 +19,7 @@ const run = promisify(execFile);
 const PASSWORD_HASH = '$6$cumulotest$Vt0Qm5p3oHh0yq3kKkqk9qWqzv2E4pR1Ukq0zj3HfKdzN0i1zjv3m0cQ0Y5h2w1Zs8eXoV7uL6nT4aB9cD0eF/';
 
 test(
-  'the test image boots under QEMU with the hostname, key and password hash written by debugfs, answers SSH and powers off on ACPI',
+  'the test image boots under QEMU with the hostname, key and password hash written by debugfs, answers SSH, shows a login prompt on its console and powers off on ACPI',
   needs('qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'),
   async (t) => {
     const image = await buildTestImage(path.join(os.tmpdir(), 'cumulo-compute-cache'));
@@ -63,6 +63,7 @@ test(
       ]);
     assert.equal((await ssh('hostname')).stdout, 'node-one\n');
     assert.equal((await ssh('cut -d: -f1,2 /etc/shadow')).stdout, `root:${PASSWORD_HASH}\n`);
+    assert.ok(await machine.waitFor('node-one login:', 30_000), `no login prompt on the console:\n${machine.console()}`);
 
     const qmp = await QmpClient.connect(qmpSocket);
     const events: string[] = [];

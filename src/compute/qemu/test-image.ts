@@ -92,7 +92,12 @@ export async function buildTestImage(cacheRoot: string): Promise<BootImage> {
     if (vmlinuz === undefined) throw new Error('the kernel package has no /boot/vmlinuz-*');
     fs.copyFileSync(path.join(kernelTree, 'boot', vmlinuz), image.kernel);
     fs.writeFileSync(image.initrd, initramfs(kernelTree));
-    fs.renameSync(out, dir);
+    try {
+      fs.renameSync(out, dir);
+    } catch (error) {
+      // Another process finished the same build first: its result is as good.
+      if (!fs.existsSync(dir)) throw error;
+    }
     return imageIn(dir);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
