@@ -9,6 +9,11 @@ export const SYSTEM_TOOLS = {
   'named-checkzone': 'bind9-utils',
   'ssh-keygen': 'openssh-client',
   chromium: 'chromium',
+  ssh: 'openssh-client',
+  'qemu-system-x86_64': 'qemu-system-x86',
+  mmdebstrap: 'mmdebstrap',
+  mke2fs: 'e2fsprogs',
+  debugfs: 'e2fsprogs',
 } as const;
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS;

@@ -1,0 +1,101 @@
+/**
+ * The files of the test image: a busybox initramfs that loads the virtio modules and switches to the
+ * ext4 root, and a root whose busybox init brings up the network from /etc/cumulo/network, starts
+ * dropbear and prints BOOTED_MARKER on the serial console once SSH listens.
+ */
+
+export const BOOTED_MARKER = 'cumulo: booted';
+/** What the initramfs prints, then powers off, when the kernel command line has `cumulo.probe`. */
+export const PROBE_MARKER = 'cumulo: probe ok';
+
+/** Loaded in this order: each after the modules it depends on. */
+export const INITRAMFS_MODULES = [
+  'virtio_ring',
+  'virtio',
+  'virtio_pci_legacy_dev',
+  'virtio_pci_modern_dev',
+  'virtio_pci',
+  'virtio_blk',
+  'failover',
+  'net_failover',
+  'virtio_net',
+  'button',
+  'evdev',
+] as const;
+
+export const INITRAMFS_INIT = `#!/bin/busybox sh
+B=/bin/busybox
+$B mount -t devtmpfs devtmpfs /dev
+$B mount -t proc proc /proc
+for m in ${INITRAMFS_MODULES.join(' ')}; do $B insmod /modules/$m.ko; done
+root=/dev/vda
+for arg in $($B cat /proc/cmdline); do
+  case $arg in
+    root=*) root=\${arg#root=} ;;
+    cumulo.probe) echo "${PROBE_MARKER}"; $B poweroff -f ;;
+  esac
+done
+i=0
+while [ ! -b "$root" ] && [ $i -lt 100 ]; do $B sleep 0.1; i=$((i + 1)); done
+$B mount -t ext4 -o rw "$root" /newroot || { echo "cumulo: cannot mount $root"; $B poweroff -f; }
+$B umount /proc
+$B mount --move /dev /newroot/dev
+exec $B switch_root /newroot /sbin/init
+`;
+
+const RC_START = `#!/bin/sh
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mkdir -p /dev/pts
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -o remount,rw /
+hostname -F /etc/hostname
+ip link set lo up
+IPV4=10.0.2.15/24
+GATEWAY=10.0.2.2
+[ -f /etc/cumulo/network ] && . /etc/cumulo/network
+ip link set eth0 up
+ip addr add "$IPV4" dev eth0
+ip route add default via "$GATEWAY"
+acpid
+key=/etc/dropbear/dropbear_ed25519_host_key
+mkdir -p /etc/dropbear
+[ -f $key ] || dropbearkey -t ed25519 -f $key >/dev/null
+dropbear -r $key -P /run/dropbear.pid
+echo "${BOOTED_MARKER}"
+`;
+
+const RC_STOP = `#!/bin/sh
+[ -f /run/dropbear.pid ] && kill "$(cat /run/dropbear.pid)"
+sync
+umount -a -r
+mount -o remount,ro /
+`;
+
+/** The root filesystem's own files, laid over the extracted packages; modes as octal permissions. */
+export const ROOT_FILES: readonly { path: string; content: string; mode: number }[] = [
+  {
+    path: 'etc/inittab',
+    content: [
+      '::sysinit:/etc/init.d/rcS',
+      'ttyS0::respawn:/sbin/getty -L 115200 ttyS0 vt100',
+      '::ctrlaltdel:/sbin/reboot',
+      '::shutdown:/etc/init.d/rcK',
+      '',
+    ].join('\n'),
+    mode: 0o644,
+  },
+  { path: 'etc/init.d/rcS', content: RC_START, mode: 0o755 },
+  { path: 'etc/init.d/rcK', content: RC_STOP, mode: 0o755 },
+  // busybox acpid runs this for the power button (QMP system_powerdown).
+  { path: 'etc/acpi/PWRF/00000080', content: '#!/bin/sh\nexec poweroff\n', mode: 0o755 },
+  { path: 'etc/passwd', content: 'root:x:0:0:root:/root:/bin/sh\n', mode: 0o644 },
+  { path: 'etc/group', content: 'root:x:0:\n', mode: 0o644 },
+  { path: 'etc/shadow', content: 'root:*:20000:0:99999:7:::\n', mode: 0o600 },
+  { path: 'etc/shells', content: '/bin/sh\n', mode: 0o644 },
+  { path: 'etc/hostname', content: 'cumulo-test\n', mode: 0o644 },
+  { path: 'etc/cumulo/network', content: 'IPV4=10.0.2.15/24\nGATEWAY=10.0.2.2\n', mode: 0o644 },
+];
