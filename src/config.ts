@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { parseHostPort } from './dns/host-port.ts';
-import { parseCidr } from './net/ip-address.ts';
+import { parseRange } from './net/ip-address.ts';
 import { decodeKey } from './secrets/key-file.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
@@ -307,7 +307,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     problems.push(`${ENV_NAMES.dnsListen} must be ip:port or [ipv6]:port (or off), not ${raw.dnsListen}`);
   }
   for (const key of ['egressAllow', 'egressDeny'] as const) {
-    const bad = (raw[key] ?? []).filter((range) => parseCidr(range) === null);
+    const bad = (raw[key] ?? []).filter((range) => parseRange(range) === null);
     if (bad.length > 0) {
       problems.push(`${ENV_NAMES[key]} must list CIDR ranges (10.0.0.0/8, fd00::/8) or addresses, not ${bad.join(', ')}`);
     }

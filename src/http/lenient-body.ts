@@ -51,6 +51,18 @@ function takesNull(schema: Schema): boolean {
     .some((s) => takesNull(s));
 }
 
+const patterns = new Map<string, RegExp>();
+
+/** A `patternProperties` key compiled once. */
+function patternOf(pattern: string): RegExp {
+  let re = patterns.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern, 'u');
+    patterns.set(pattern, re);
+  }
+  return re;
+}
+
 /** The schema for a key of an object: its own property, a matching pattern, or what extra keys take; undefined: unknown. */
 function schemaOfKey(schemas: Schema[], key: string): Schema | true | undefined {
   for (const s of schemas) {
@@ -64,7 +76,7 @@ function schemaOfKey(schemas: Schema[], key: string): Schema | true | undefined 
     const patterns = s.patternProperties;
     if (isRecord(patterns)) {
       for (const [pattern, p] of Object.entries(patterns)) {
-        if (new RegExp(pattern, 'u').test(key)) return isRecord(p) ? p : true;
+        if (patternOf(pattern).test(key)) return isRecord(p) ? p : true;
       }
     }
     const extra = s.additionalProperties;

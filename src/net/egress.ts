@@ -1,6 +1,6 @@
 import net from 'node:net';
 import os from 'node:os';
-import { type Cidr, normaliseIp, parseCidr } from './ip-address.ts';
+import { type Cidr, normaliseIp, parseRange } from './ip-address.ts';
 
 /*
  * The one egress policy: whether the service may open a connection to an address for a tenant
@@ -77,7 +77,7 @@ function blockListOf(cidrs: readonly Cidr[]): net.BlockList {
 
 function cidrsOf(texts: readonly string[]): Cidr[] {
   return texts.map((text) => {
-    const cidr = parseCidr(text);
+    const cidr = parseRange(text);
     if (!cidr) throw new Error(`not a CIDR range: ${text}`);
     return cidr;
   });

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { formatAddress, parseAddress } from './cidr.ts';
 
 /*
  * IP addresses as an outbound connection reaches them: every spelling a URL or a resolver accepts for
@@ -8,30 +9,22 @@ import net from 'node:net';
 /** Characters an IPv4 address may be spelt with (decimal, octal, hex parts; fewer than four parts). */
 const IPV4_SPELLING = /^[0-9a-fA-FxX.]+$/;
 
-/** The eight 16-bit groups of a valid IPv6 address (no dotted quad: the URL form has none). */
-function groupsOf(canonical: string): number[] {
-  const [head = '', tail] = canonical.split('::');
-  const part = (s: string) => (s === '' ? [] : s.split(':').map((g) => Number.parseInt(g, 16)));
-  const left = part(head);
-  const right = tail === undefined ? [] : part(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
-}
-
-const zeros = (groups: readonly number[]) => groups.every((g) => g === 0);
-
 /**
  * The IPv4 address an IPv6 address carries in its last 32 bits and stands for: IPv4-mapped
  * (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`, but not `::` or `::1`), IPv4-translated
  * (`::ffff:0:a.b.c.d`) and the well-known NAT64 prefix (`64:ff9b::a.b.c.d`); null for any other.
  */
-function embeddedIpv4(groups: readonly number[]): string | null {
+function embeddedIpv4(ipv6: bigint): string | null {
+  const group = (i: number) => Number((ipv6 >> BigInt(112 - 16 * i)) & 0xffffn);
+  const groups = Array.from({ length: 8 }, (_, i) => group(i));
   const [g0, g1, , , g4, g5, g6 = 0, g7 = 0] = groups;
-  const mapped = zeros(groups.slice(0, 5)) && g5 === 0xffff;
-  const compatible = zeros(groups.slice(0, 6)) && (g6 !== 0 || g7 > 1);
-  const translated = zeros(groups.slice(0, 4)) && g4 === 0xffff && g5 === 0;
-  const nat64 = g0 === 0x64 && g1 === 0xff9b && zeros(groups.slice(2, 6));
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  const mapped = zeros(0, 5) && g5 === 0xffff;
+  const compatible = zeros(0, 6) && (g6 !== 0 || g7 > 1);
+  const translated = zeros(0, 4) && g4 === 0xffff && g5 === 0;
+  const nat64 = g0 === 0x64 && g1 === 0xff9b && zeros(2, 6);
   if (!mapped && !compatible && !translated && !nat64) return null;
-  return `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`;
+  return formatAddress(4, ipv6 & 0xffffffffn);
 }
 
 /**
@@ -50,7 +43,8 @@ export function normaliseIp(text: string): string | null {
     } catch {
       return null;
     }
-    return embeddedIpv4(groupsOf(canonical)) ?? canonical;
+    const parsed = parseAddress(canonical);
+    return (parsed && embeddedIpv4(parsed.value)) ?? canonical;
   }
   if (!IPV4_SPELLING.test(bare)) return null;
   try {
@@ -68,8 +62,8 @@ export interface Cidr {
   family: 'ipv4' | 'ipv6';
 }
 
-/** `ip/prefix`, or a bare `ip` (the one address), in the usual notation; null when it is not one. */
-export function parseCidr(text: string): Cidr | null {
+/** An operator's range: `ip/prefix` (host bits allowed) or a bare `ip` (the one address); null when it is not one. */
+export function parseRange(text: string): Cidr | null {
   const match = /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(text.trim());
   if (!match?.[1]) return null;
   const address = match[1];

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { EgressPolicy } from '../../src/net/egress.ts';
 import { EgressRefusedError, egressGate, pinnedLookup } from '../../src/net/egress-gate.ts';
-import { normaliseIp, parseCidr } from '../../src/net/ip-address.ts';
+import { normaliseIp, parseRange } from '../../src/net/ip-address.ts';
 
 test('every spelling of an address comes out as one text; names and garbage as null', () => {
   const cases: [string, string | null][] = [
@@ -42,11 +42,11 @@ test('every spelling of an address comes out as one text; names and garbage as n
 });
 
 test('CIDR ranges: ip/prefix or a bare address, nothing else', () => {
-  assert.deepEqual(parseCidr('10.0.0.0/8'), { address: '10.0.0.0', prefix: 8, family: 'ipv4' });
-  assert.deepEqual(parseCidr('::1'), { address: '::1', prefix: 128, family: 'ipv6' });
-  assert.deepEqual(parseCidr(' fd00::/8 '), { address: 'fd00::', prefix: 8, family: 'ipv6' });
+  assert.deepEqual(parseRange('10.0.0.0/8'), { address: '10.0.0.0', prefix: 8, family: 'ipv4' });
+  assert.deepEqual(parseRange('::1'), { address: '::1', prefix: 128, family: 'ipv6' });
+  assert.deepEqual(parseRange(' fd00::/8 '), { address: 'fd00::', prefix: 8, family: 'ipv6' });
   for (const bad of ['10.0.0.0/33', '::/129', 'example.org/8', '10/8', '10.0.0.0/', '10.0.0.0/8/8', '']) {
-    assert.equal(parseCidr(bad), null, bad);
+    assert.equal(parseRange(bad), null, bad);
   }
 });
 

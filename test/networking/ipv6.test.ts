@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseAddress, parseCidr } from '../../src/domain/networking/cidr.ts';
+import { parseAddress, parseCidr } from '../../src/net/cidr.ts';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type Reply } from '../helpers/app.ts';
 import { catalogWith, createEmptyNode } from '../nodes/helpers.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
-import { overlaps, parseCidr } from '../networking/cidr.ts';
+import { overlaps, parseCidr } from '../../net/cidr.ts';
 
 export const NODE_TYPE_CLASSES = ['nanode', 'standard', 'dedicated', 'gpu', 'highmem'] as const;
 export const KERNEL_ARCHITECTURES = ['x86_64', 'i386'] as const;

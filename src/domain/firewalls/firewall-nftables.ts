@@ -1,5 +1,5 @@
 import { fail } from '../../errors.ts';
-import { type Block, formatAddress, parseAddress, parseCidr } from '../networking/cidr.ts';
+import { type Block, formatAddress, parseAddress, parseCidr } from '../../net/cidr.ts';
 import type { Rule, Ruleset } from './firewall.schema.ts';
 
 /** The firewall in force on a node: its one enabled firewall. */

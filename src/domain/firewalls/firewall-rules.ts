@@ -1,5 +1,5 @@
 import { type ErrorItem, fail } from '../../errors.ts';
-import { parseAddress, parseCidr } from '../networking/cidr.ts';
+import { parseAddress, parseCidr } from '../../net/cidr.ts';
 import { MAX_RULE_ADDRESSES, MAX_RULES, type Rule } from './firewall.schema.ts';
 
 const MAX_PORT = 65535;

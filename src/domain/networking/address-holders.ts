@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockRows } from '../../db/row-locks.ts';
 import { type ErrorItem, fail } from '../../errors.ts';
+import { parseAddress } from '../../net/cidr.ts';
 import type { AccountScope } from '../account/principal.ts';
-import { parseAddress } from './cidr.ts';
 import { findVisibleAddressesIn, type IpAddressRow } from './ip-address.repository.ts';
 import { canonicalAddress } from './ip-address.service.ts';
 

@@ -1,4 +1,4 @@
-import { formatAddress, parseAddress } from './cidr.ts';
+import { formatAddress, parseAddress } from '../../net/cidr.ts';
 import type { IpAddressRow } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
 import { IPV6_GATEWAY, linkLocalOf } from './ipam.ts';

@@ -3,9 +3,9 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
+import { type Block, blockAt, firstFreeBlock, formatAddress, lastAddressOf, parseCidr } from '../../net/cidr.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
-import { type Block, blockAt, firstFreeBlock, formatAddress, lastAddressOf, parseCidr } from './cidr.ts';
 import { ipv6PrefixOf } from './ipam.ts';
 import { findBlockExtentsInRegion, type Ipv6BlockRow, insertBlock } from './ipv6-block.repository.ts';
 
