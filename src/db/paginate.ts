@@ -1,4 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
+import { countRows } from './count.ts';
 import { compileFilter, type FilterSpec } from './filter.ts';
 
 export interface PageRequest {
@@ -23,12 +24,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
 ): Promise<Page<O>> {
   const { where, orderBy } = compileFilter(request.filter, spec);
   const filtered = where ? query.where(where) : query;
-  const counted = (await filtered
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)`.as('n'))
-    .executeTakeFirstOrThrow()) as { n: number | string };
-  const results = Number(counted.n);
+  const results = await countRows(filtered);
   let ordered = filtered.clearOrderBy();
   // The databases disagree on where nulls sort; say it, the way PostgreSQL's indexes already
   // order them (nulls highest), so SQLite agrees and PostgreSQL can still read the order off an index.

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { countRows } from '../../db/count.ts';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
@@ -108,13 +109,8 @@ export function findServedDomain(db: Kysely<Database>, names: readonly string[],
 }
 
 /** How many domains the account has. */
-export async function countDomains(db: Kysely<Database>, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('domains')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countDomains(db: Kysely<Database>, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('domains').where('account_id', '=', accountId));
 }
 
 export function insertDomain(db: Kysely<Database>, values: Insertable<DomainTable>): Promise<DomainRow> {

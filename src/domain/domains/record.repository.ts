@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { countRows } from '../../db/count.ts';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
@@ -63,14 +64,8 @@ export async function findRecordsNamed(
 }
 
 /** How many records the domain has. */
-export async function countRecords(db: Kysely<Database>, accountId: number, domainId: number): Promise<number> {
-  const row = await db
-    .selectFrom('domain_records')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('domain_id', '=', domainId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countRecords(db: Kysely<Database>, accountId: number, domainId: number): Promise<number> {
+  return countRows(db.selectFrom('domain_records').where('account_id', '=', accountId).where('domain_id', '=', domainId));
 }
 
 export function insertRecord(db: Kysely<Database>, values: Insertable<DomainRecordTable>): Promise<RecordRow> {

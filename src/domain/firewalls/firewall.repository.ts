@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { countRows } from '../../db/count.ts';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
@@ -82,13 +83,8 @@ export async function firewallLabelTaken(db: Kysely<Database>, accountId: number
 }
 
 /** How many firewalls the account has. */
-export async function countFirewalls(db: Kysely<Database>, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('firewalls')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countFirewalls(db: Kysely<Database>, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('firewalls').where('account_id', '=', accountId));
 }
 
 export function insertFirewall(db: Kysely<Database>, values: Insertable<FirewallTable>): Promise<FirewallRow> {

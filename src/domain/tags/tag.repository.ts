@@ -1,4 +1,5 @@
 import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { countRows } from '../../db/count.ts';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
@@ -150,13 +151,8 @@ export function listTaggedEntities(
 }
 
 /** How many tags the account has. */
-export async function countTags(db: Kysely<Database>, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('tags')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countTags(db: Kysely<Database>, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('tags').where('account_id', '=', accountId));
 }
 
 /** Which of `labels` the account has no tag of, each once. */

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { countRows } from '../../../db/count.ts';
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
@@ -40,13 +41,8 @@ export async function findServiceById(db: Kysely<Database>, id: number): Promise
 }
 
 /** How many managed services the account has. */
-export async function countServices(db: Kysely<Database>, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('managed_services')
-    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countServices(db: Kysely<Database>, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('managed_services').where('account_id', '=', accountId));
 }
 
 export function insertService(db: Kysely<Database>, values: Insertable<ManagedServiceTable>): Promise<ServiceRow> {
