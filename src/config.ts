@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
@@ -56,6 +57,14 @@ export const ConfigSchema = Type.Object({
   egressAllow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** CIDR ranges tenants' outbound connections never reach, whatever else allows them. */
   egressDeny: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** What runs nodes: `simulated` (statuses move on timers) or `qemu` (a QEMU machine per node; docs/compute.md). */
+  compute: Type.Union([Type.Literal('simulated'), Type.Literal('qemu')]),
+  /** How qemu nodes are networked: `user` (no privileges, ports forwarded to 127.0.0.1) or `bridge` (root: a bridge per region). */
+  nodeNetwork: Type.Union([Type.Literal('user'), Type.Literal('bridge')]),
+  /** Memory (MB) the host gives running nodes altogether; a boot past it is refused. */
+  computeMemoryMb: Type.Integer({ minimum: 64 }),
+  /** Guest TCP ports forwarded to 127.0.0.1 in user networking, besides 22. */
+  nodePorts: Type.Array(Type.Integer({ minimum: 1, maximum: 65535 })),
   /** Whether `serve` runs the job worker in the same process. */
   inProcessWorker: Type.Boolean(),
   /** How often an idle worker looks for due jobs, in real milliseconds. */
@@ -112,6 +121,10 @@ export interface Config {
   readonly limitTags: number;
   readonly egressAllow?: readonly string[];
   readonly egressDeny?: readonly string[];
+  readonly compute: 'simulated' | 'qemu';
+  readonly nodeNetwork: 'user' | 'bridge';
+  readonly computeMemoryMb: number;
+  readonly nodePorts: readonly number[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
   readonly workerParallel: number;
@@ -161,6 +174,10 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   limitTags: 'CUMULO_LIMIT_TAGS',
   egressAllow: 'CUMULO_EGRESS_ALLOW',
   egressDeny: 'CUMULO_EGRESS_DENY',
+  compute: 'CUMULO_COMPUTE',
+  nodeNetwork: 'CUMULO_NODE_NETWORK',
+  computeMemoryMb: 'CUMULO_COMPUTE_MEMORY',
+  nodePorts: 'CUMULO_NODE_PORTS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
   workerParallel: 'CUMULO_WORKER_PARALLEL',
@@ -271,6 +288,11 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     limitTags: numberOr(env.CUMULO_LIMIT_TAGS, 1000),
     egressAllow: commaList(env.CUMULO_EGRESS_ALLOW),
     egressDeny: commaList(env.CUMULO_EGRESS_DENY),
+    compute: env.CUMULO_COMPUTE || 'simulated',
+    nodeNetwork: env.CUMULO_NODE_NETWORK || 'user',
+    // Half the host's memory: the rest stays for the host and the server.
+    computeMemoryMb: numberOr(env.CUMULO_COMPUTE_MEMORY, Math.floor(os.totalmem() / 2 / 1024 ** 2)),
+    nodePorts: (commaList(env.CUMULO_NODE_PORTS) ?? []).map(Number),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
     workerParallel: numberOr(env.CUMULO_WORKER_PARALLEL, 8),

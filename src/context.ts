@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { OperatorState } from './admin/operator-state.ts';
 import type { BlobStore } from './blob/blob-store.ts';
+import type { ComputeDriver } from './compute/driver.ts';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/database.ts';
 import type { Catalog } from './domain/catalog/catalog.ts';
@@ -27,6 +28,8 @@ export interface Context {
   readonly secrets: SecretBox;
   /** Where connections made for a tenant (probes, DNS checks, transfers, NOTIFY) may go. */
   readonly egress: EgressPolicy;
+  /** What runs nodes for real (CUMULO_COMPUTE=qemu); null when they are simulated and operations end on timers. */
+  readonly compute: ComputeDriver | null;
   /** The operator's settings shared by every process (clock offset, transitions, faults). */
   readonly operator: OperatorState;
   /** Tells an in-process worker that a job may have become due. */

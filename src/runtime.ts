@@ -108,6 +108,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
       secrets,
       egress,
+      compute: null,
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),

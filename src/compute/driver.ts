@@ -1,0 +1,138 @@
+import type { Duplex } from 'node:stream';
+
+/**
+ * The compute layer: machines, disks and images by opaque keys (`node-12`, `disk-34`). It knows no
+ * node, account or event; the nodes group translates its rows into these specs (docs/compute.md).
+ */
+
+/** What a disk holds when made blank. `raw` and `swap` are left unformatted here (swap is formatted by the guest). */
+export type DiskFilesystem = 'raw' | 'swap' | 'ext3' | 'ext4' | 'initrd';
+
+export interface DiskSpec {
+  key: string;
+  sizeMb: number;
+  filesystem: DiskFilesystem;
+}
+
+/** An image as local files. */
+export interface ImageFiles {
+  /** A root filesystem (built images) or a whole-disk image (uploads). */
+  disk: string;
+  /** `gzip` for uploaded images, which are stored as sent. */
+  format: 'raw' | 'gzip';
+  /** Built images boot with their own kernel and initrd; an image without them boots from its disk's bootloader. */
+  kernel?: string;
+  initrd?: string;
+}
+
+export interface NetworkSettings {
+  /** `eth0`, `eth1`, ... in the order of the machine's interfaces. */
+  interface: string;
+  /** Addresses with their prefix, e.g. `192.0.2.10/24`. */
+  ipv4: readonly string[];
+  gateway4?: string;
+  /** An SLAAC address with its prefix, e.g. `2600:3c00::f03c:91ff:fe12:3456/64`. */
+  ipv6?: string;
+  gateway6?: string;
+}
+
+/** Written into the disk's filesystem before first boot, without mounting it. */
+export interface DeploySettings {
+  hostname: string;
+  /** A crypt(3) hash for root; null leaves the image's (locked) password. */
+  rootPasswordHash: string | null;
+  /** OpenSSH public keys for root. */
+  authorizedKeys: readonly string[];
+  network: readonly NetworkSettings[];
+  /** A script run once at first boot, with these environment variables. */
+  firstBoot?: { script: string; env: Readonly<Record<string, string>> };
+}
+
+export interface MachineInterface {
+  mac: string;
+  /** `public` is the region's network; `vlan` a private segment named by `vlan`. */
+  purpose: 'public' | 'vlan';
+  vlan?: string;
+}
+
+export interface MachineSpec {
+  key: string;
+  /** The region's network the public interface joins (bridge mode: one bridge per region). */
+  region: string;
+  memoryMb: number;
+  vcpus: number;
+  /** Disk keys by device, in order (`sda`, `sdb`, ...); null leaves the device empty. */
+  devices: readonly (string | null)[];
+  /** The root device's index in `devices` (`/dev/sda` is 0). */
+  rootDevice: number;
+  /**
+   * `image`: the kernel and initrd deployed with the root disk's image (direct boot, like the
+   * reference's `linode/latest-64bit`); `disk`: the first disk's own bootloader (`linode/grub2`, `linode/direct-disk`).
+   */
+  boot: 'image' | 'disk';
+  interfaces: readonly MachineInterface[];
+}
+
+export type MachineState = 'running' | 'stopped';
+
+/** What a machine did without being asked. */
+export interface ComputeEvent {
+  key: string;
+  kind: 'powered_off' | 'crashed';
+}
+
+/** A port of a machine reachable from the host (user networking). */
+export interface ForwardedPort {
+  guest: number;
+  host: number;
+  address: string;
+}
+
+/** The serial console of a running machine. */
+export interface MachineConsole {
+  /** What the console showed last (bounded), to replay on attach. */
+  screen(): Buffer;
+  /** A stream of what the console prints from now on; what is written to it is typed into the console. */
+  attach(): Duplex;
+}
+
+export interface MachineCounters {
+  cpuSeconds: number;
+  diskReadBytes: number;
+  diskWriteBytes: number;
+  netInBytes: number;
+  netOutBytes: number;
+}
+
+export interface ComputeDriver {
+  readonly name: string;
+  /** Adopts the machines left running by an earlier process; events go to `onEvent` from then on. */
+  open(onEvent: (event: ComputeEvent) => void): Promise<void>;
+  /** Lets go of the machines without stopping them (they outlive the process). */
+  close(): Promise<void>;
+
+  /** Whether a disk of this size fits on the host's storage now. */
+  diskFits(sizeMb: number): Promise<boolean>;
+  /** A blank disk; done again with the same key, it leaves the disk as it is. */
+  prepareDisk(spec: DiskSpec): Promise<void>;
+  /** The image onto the disk, grown to its size, then the settings. Done again, it starts over. */
+  deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void>;
+  /** Removes the disk's files; a missing disk is not an error. */
+  deleteDisk(key: string): Promise<void>;
+
+  /** Memory (MB) left for machines, after those running now. */
+  memoryFreeMb(): number;
+  /** Starts the machine and resolves once its guest is up; a machine already running is waited for. */
+  start(spec: MachineSpec, options: { timeoutMs: number }): Promise<void>;
+  /** ACPI power-off, forced off after `graceMs`; resolves once it is stopped (at once when it is). */
+  stop(key: string, options: { graceMs: number }): Promise<void>;
+  /** Stops the machine at once and removes what it left (sockets, logs, ports). */
+  destroy(key: string): Promise<void>;
+  state(key: string): Promise<MachineState>;
+  /** The serial console; null when the machine is not running. */
+  console(key: string): MachineConsole | null;
+  ports(key: string): readonly ForwardedPort[];
+  counters(key: string): Promise<MachineCounters | null>;
+  /** Loads a rendered nftables ruleset for the machine's interfaces (bridge networking); null removes it. */
+  applyFirewall(key: string, ruleset: string | null): Promise<void>;
+}
