@@ -53,6 +53,8 @@ export interface MachineInterface {
   /** `public` is the region's network; `vlan` a private segment named by `vlan`. */
   purpose: 'public' | 'vlan';
   vlan?: string;
+  /** What the guest is given on this interface (the same as its deploy settings), so the host side can route to it. */
+  addresses: NetworkSettings | null;
 }
 
 export interface MachineSpec {
