@@ -1,0 +1,15 @@
+/** The compute layer's key of a node's machine. */
+export function machineKey(nodeId: number): string {
+  return `node-${nodeId}`;
+}
+
+/** The compute layer's key of a disk. */
+export function diskKey(diskId: number): string {
+  return `disk-${diskId}`;
+}
+
+/** The node a machine key names, or null for a key that names none. */
+export function nodeIdOfMachine(key: string): number | null {
+  const match = /^node-(\d+)$/.exec(key);
+  return match ? Number(match[1]) : null;
+}
