@@ -14,6 +14,7 @@ export const SYSTEM_TOOLS = {
   mmdebstrap: 'mmdebstrap',
   mke2fs: 'e2fsprogs',
   debugfs: 'e2fsprogs',
+  ip: 'iproute2',
 } as const;
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS;

@@ -14,6 +14,8 @@ export type MachineSpec = {
   /** User networking with these guest TCP ports forwarded from 127.0.0.1; no interface when absent. */
   userNet?: { forwards: readonly { hostPort: number; guestPort: number }[] };
   qmpSocket?: string;
+  /** Interfaces from a network backend: their QEMU arguments, and the command QEMU runs under (network-backend.ts). */
+  network?: { qemuArgs: readonly string[]; launchPrefix: readonly string[] };
 };
 
 export function qemuArgs(spec: MachineSpec): string[] {
@@ -26,6 +28,7 @@ export function qemuArgs(spec: MachineSpec): string[] {
     const forwards = spec.userNet.forwards.map((f) => `,hostfwd=tcp:127.0.0.1:${f.hostPort}-:${f.guestPort}`);
     args.push('-netdev', `user,id=n0,restrict=on${forwards.join('')}`, '-device', 'virtio-net-pci,netdev=n0');
   }
+  if (spec.network !== undefined) args.push(...spec.network.qemuArgs);
   if (spec.qmpSocket !== undefined) args.push('-qmp', `unix:${spec.qmpSocket},server=on,wait=off`);
   return args;
 }
@@ -40,7 +43,12 @@ export type RunningMachine = {
 };
 
 export function startMachine(spec: MachineSpec): RunningMachine {
-  const child = spawn('qemu-system-x86_64', qemuArgs(spec), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program = 'qemu-system-x86_64', ...args] = [
+    ...(spec.network?.launchPrefix ?? []),
+    'qemu-system-x86_64',
+    ...qemuArgs(spec),
+  ];
+  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const onOutput = (chunk: Buffer) => {
