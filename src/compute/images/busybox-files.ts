@@ -1,10 +1,12 @@
+import type { TreeFile } from './build-steps.ts';
+import { BOOTED_MARKER } from './guest.ts';
+
 /**
- * The files of the test image: a busybox initramfs that loads the virtio modules and switches to the
+ * The files of the busybox image: a busybox initramfs that loads the virtio modules and switches to the
  * ext4 root, and a root whose busybox init brings up the network from /etc/cumulo/network, starts
  * dropbear and prints BOOTED_MARKER on the serial console once SSH listens.
  */
 
-export const BOOTED_MARKER = 'cumulo: booted';
 /** What the initramfs prints, then powers off, when the kernel command line has `cumulo.probe`. */
 export const PROBE_MARKER = 'cumulo: probe ok';
 
@@ -76,7 +78,7 @@ mount -o remount,ro /
 `;
 
 /** The root filesystem's own files, laid over the extracted packages; modes as octal permissions. */
-export const ROOT_FILES: readonly { path: string; content: string; mode: number }[] = [
+export const ROOT_FILES: readonly TreeFile[] = [
   {
     path: 'etc/inittab',
     content: [
