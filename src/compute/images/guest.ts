@@ -1,10 +1,11 @@
 /**
  * What a built image promises the host. Both images boot with `root=/dev/vdX console=ttyS0` (the
  * kernel and initrd built with them), print BOOTED_MARKER on the serial console once SSH is up, and
- * name their interfaces eth0, eth1, ... in device order. The Debian image also takes, written into
- * its filesystem before boot: ifupdown stanzas under NETWORK_INTERFACES_DIR, and a script run once
- * at first boot (FIRST_BOOT_SCRIPT, with FIRST_BOOT_ENV as its environment, its output in
- * FIRST_BOOT_LOG).
+ * name their interfaces eth0, eth1, ... in device order. Written into their filesystem before boot,
+ * both take ifupdown stanzas under NETWORK_INTERFACES_DIR: `auto eth0`, then a stanza an address
+ * (`iface eth0 inet static` or `inet6 static`, `address` with its prefix, `gateway` in one of them;
+ * the busybox image reads no other option). The Debian image also runs a script once at first boot (FIRST_BOOT_SCRIPT, with
+ * FIRST_BOOT_ENV as its environment, its output in FIRST_BOOT_LOG).
  */
 
 export const BOOTED_MARKER = 'cumulo: booted';

@@ -19,14 +19,14 @@ export interface ImageRecipe {
 /** Where built images are kept between runs (tests and `cumulo images build` share it). */
 export const DEFAULT_IMAGE_CACHE = path.join(os.tmpdir(), 'cumulo-compute-cache');
 
-export function recipeHash(recipe: ImageRecipe): string {
+function recipeHash(recipe: ImageRecipe): string {
   return createHash('sha256')
     .update(JSON.stringify([recipe.name, recipe.inputs]))
     .digest('hex')
     .slice(0, 16);
 }
 
-export function imageIn(dir: string): BootImage {
+function imageIn(dir: string): BootImage {
   return { disk: path.join(dir, 'disk.img'), kernel: path.join(dir, 'vmlinuz'), initrd: path.join(dir, 'initrd.img') };
 }
 
@@ -35,7 +35,7 @@ function cacheDir(recipe: ImageRecipe, cacheRoot: string): string {
 }
 
 /** The cached build of `recipe` under `cacheRoot`, or undefined when it has not been built yet. */
-export function cachedImage(recipe: ImageRecipe, cacheRoot: string = DEFAULT_IMAGE_CACHE): BootImage | undefined {
+function cachedImage(recipe: ImageRecipe, cacheRoot: string = DEFAULT_IMAGE_CACHE): BootImage | undefined {
   const dir = cacheDir(recipe, cacheRoot);
   return fs.existsSync(dir) ? imageIn(dir) : undefined;
 }
