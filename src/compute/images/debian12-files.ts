@@ -112,8 +112,9 @@ export const ROOT_FILES: readonly TreeFile[] = [
 
 /**
  * Run in the installed system (mmdebstrap's customize hook, which mounts what a chroot needs): the
- * units enabled (and e2scrub's, which looks for LVM snapshots a node has none of, disabled), no host key or machine id shared by every node, the kernel held to the one the
- * node boots with (its modules must match), an initrd that has the link file, and no caches or docs.
+ * units enabled (e2scrub's disabled: it looks for LVM snapshots, and a node has none), no host key
+ * or machine id shared by every node, the kernel held to the one the node boots with (its modules
+ * must match), an initrd that has the link file, and no caches or docs.
  */
 export const CUSTOMIZE = `set -eu
 systemctl enable ${UNITS.join(' ')}
