@@ -5,6 +5,7 @@ import { inTransaction } from '../db/transaction.ts';
 import { ensureBootstrap } from '../domain/account/bootstrap.ts';
 import { syncCatalog } from '../domain/catalog/catalog.repository.ts';
 import { forgetCachedZones } from '../domain/domains/zone-cache.ts';
+import { PUBLIC_IMAGE_FOLDER } from '../domain/images/public-image-data.ts';
 
 export interface ResetOutcome {
   /** Without CUMULO_BOOTSTRAP_TOKEN: the new `admin` user's token, as a first start would print it. */
@@ -16,7 +17,7 @@ export interface ResetOutcome {
 /**
  * Everything back to a fresh install while the server keeps serving: every table emptied (jobs, and
  * with them operations under way, and the operator's settings too) with ids starting again at 1,
- * blobs removed, the catalog synced and the bootstrap account, user and token made again. A seeded
+ * blobs removed (but the public images an operator built, which belong to the installation), the catalog synced and the bootstrap account, user and token made again. A seeded
  * run then goes on exactly as after a fresh start.
  */
 export async function resetAll(ctx: Context): Promise<ResetOutcome> {
@@ -25,7 +26,7 @@ export async function resetAll(ctx: Context): Promise<ResetOutcome> {
   await ctx.operator.reload();
   forgetCachedZones(ctx.db);
   await syncCatalog(ctx.db, ctx.catalog);
-  await ctx.blobs.clear();
+  await ctx.blobs.clear({ keep: PUBLIC_IMAGE_FOLDER });
   ctx.random.reposition(`start:${ctx.operator.clockOffsetMs}`);
   const bootstrap = await ensureBootstrap(ctx, ctx.config.bootstrapToken);
   if (bootstrap.kind !== 'created') return {};

@@ -17,8 +17,15 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Size in bytes, or null when there is no such blob. */
   size(key: string): Promise<number | null>;
-  /** Removes every blob (an operator's reset). */
-  clear(): Promise<void>;
+  /**
+   * Stores the local file `source` under `key` as `put` does: a hard link to it when both are on
+   * one filesystem (the source must then not be changed in place), a copy otherwise.
+   */
+  putFile(key: string, source: string): Promise<{ bytes: number }>;
+  /** The blob as a local file, for programs that take a path (QEMU); null when there is no such blob. */
+  localPath(key: string): Promise<string | null>;
+  /** Removes every blob (an operator's reset), but those under the top-level folder `keep`. */
+  clear(options?: { keep?: string }): Promise<void>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/;

@@ -22,19 +22,28 @@ export class FsBlobStore implements BlobStore {
     return path.join(this.root, key);
   }
 
-  async put(key: string, data: Readable): Promise<{ bytes: number }> {
-    const file = this.#file(key);
+  async #tempFile(): Promise<string> {
     const tempDir = path.join(this.root, TEMP_DIR);
     await fs.mkdir(tempDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const temp = path.join(tempDir, `${crypto.randomUUID()}.part`);
+    return path.join(tempDir, `${crypto.randomUUID()}.part`);
+  }
+
+  async #moveInto(key: string, temp: string): Promise<void> {
+    const file = this.#file(key);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await fs.rename(temp, file);
+  }
+
+  async put(key: string, data: Readable): Promise<{ bytes: number }> {
+    checkBlobKey(key);
+    const temp = await this.#tempFile();
     // Opened before any data flows, so a failure can never race the file's creation. The stream
     // owns the handle from here: it flushes it to disk and closes it when done, or on failure.
     const handle = await fs.open(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       const out = handle.createWriteStream({ flush: true });
       await pipeline(data, out);
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await fs.rename(temp, file);
+      await this.#moveInto(key, temp);
       return { bytes: out.bytesWritten };
     } catch (err) {
       await handle.close().catch(() => {});
@@ -43,12 +52,46 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  async putFile(key: string, source: string): Promise<{ bytes: number }> {
+    checkBlobKey(key);
+    const temp = await this.#tempFile();
+    try {
+      try {
+        await fs.link(source, temp);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+        await fs.copyFile(source, temp);
+        await fs.chmod(temp, PRIVATE_FILE_MODE);
+      }
+      const { size } = await fs.stat(temp);
+      await this.#moveInto(key, temp);
+      return { bytes: size };
+    } catch (err) {
+      await fs.rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  async localPath(key: string): Promise<string | null> {
+    return (await this.exists(key)) ? this.#file(key) : null;
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.#file(key), { force: true });
   }
 
-  async clear(): Promise<void> {
-    await fs.rm(this.root, { recursive: true, force: true });
+  async clear(options: { keep?: string } = {}): Promise<void> {
+    if (options.keep === undefined) {
+      await fs.rm(this.root, { recursive: true, force: true });
+      return;
+    }
+    checkBlobKey(options.keep);
+    const entries = await fs.readdir(this.root).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    for (const entry of entries.filter((e) => e !== options.keep))
+      await fs.rm(path.join(this.root, entry), { recursive: true, force: true });
   }
 
   async exists(key: string): Promise<boolean> {

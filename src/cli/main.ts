@@ -5,6 +5,7 @@ import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
 import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate, userSetPassword } from './identity-commands.ts';
+import { IMAGE_COMMANDS } from './image-commands.ts';
 import { migrate, serve, worker } from './server-commands.ts';
 
 export interface Command {
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, Command> = {
   ...ADMIN_CONTROL_COMMANDS,
   ...ADMIN_IPV6_COMMANDS,
   ...ADMIN_MANAGED_COMMANDS,
+  ...IMAGE_COMMANDS,
 };
 
 function help(): string {

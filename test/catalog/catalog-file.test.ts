@@ -49,6 +49,13 @@ describe('catalog file checks', () => {
     assert.ok(data.types.some((t) => t.successor !== null));
     assert.ok(data.images.some((i) => i.deprecated));
     assert.ok(data.kernels.every((k) => k.id.startsWith('node/')));
+    assert.deepEqual(
+      data.images.filter((i) => i.recipe !== undefined).map((i) => [i.id, i.recipe]),
+      [
+        ['node/debian12', 'debian12'],
+        ['node/busybox', 'busybox'],
+      ],
+    );
   });
 
   test('CUMULO_CATALOG names the file', (t) => {
@@ -63,6 +70,11 @@ describe('catalog file checks', () => {
     ['an unknown node class', (c) => ({ ...c, types: [{ ...c.types[0], class: 'huge' }] }), /\/types\/0\/class/],
     ['a bad timestamp', (c) => ({ ...c, images: [{ ...c.images[0], created: 'yesterday' }] }), /\/images\/0\/created/],
     ['a duplicate id', (c) => ({ ...c, images: [...c.images, ...c.images] }), /images lists node\/alpine3\.20 twice/],
+    [
+      'an image naming an unknown recipe',
+      (c) => ({ ...c, images: [{ ...c.images[0], recipe: 'gentoo' }] }),
+      /image node\/alpine3\.20 names an unknown recipe gentoo \(known: busybox, debian12\)/,
+    ],
     ['an unknown successor', (c) => ({ ...c, types: [{ ...c.types[0], successor: 'g9-none' }] }), /unknown successor g9-none/],
     [
       'overlapping pools',

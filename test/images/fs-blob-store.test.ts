@@ -58,6 +58,43 @@ describe('filesystem blob store', () => {
     assert.equal(fs.readFileSync(path.join(root, 'a/b'), 'utf8'), 'kept');
   });
 
+  test('putFile links a file on the same filesystem and copies one from another; localPath finds it', async (t) => {
+    const dir = tempDir(t);
+    const store = new FsBlobStore(path.join(dir, 'blobs'));
+    const source = path.join(dir, 'disk.img');
+    fs.writeFileSync(source, noise(4096));
+    assert.deepEqual(await store.putFile('public/x/disk.img', source), { bytes: 4096 });
+    const stored = await store.localPath('public/x/disk.img');
+    assert.equal(stored, path.join(dir, 'blobs', 'public/x/disk.img'));
+    assert.equal(fs.statSync(stored).ino, fs.statSync(source).ino, 'a hard link');
+    assert.equal(await store.localPath('public/x/vmlinuz'), null);
+
+    // /dev/shm is a tmpfs, another filesystem than the test's temporary directory.
+    const elsewhere = fs.mkdtempSync('/dev/shm/cumulo-blob-');
+    t.after(() => fs.rmSync(elsewhere, { recursive: true, force: true }));
+    const far = path.join(elsewhere, 'vmlinuz');
+    fs.writeFileSync(far, 'kernel');
+    assert.deepEqual(await store.putFile('public/x/vmlinuz', far), { bytes: 6 });
+    const copied = await store.localPath('public/x/vmlinuz');
+    assert.ok(copied);
+    assert.notEqual(fs.statSync(copied).ino, fs.statSync(far).ino);
+    assert.equal(fs.readFileSync(copied, 'utf8'), 'kernel');
+    await assert.rejects(store.putFile('public/x/initrd.img', path.join(dir, 'missing')), /ENOENT/);
+    assert.deepEqual(files(path.join(dir, 'blobs')).sort(), ['public/x/disk.img', 'public/x/vmlinuz']);
+  });
+
+  test('clear removes every blob, or every blob but those under the folder kept', async (t) => {
+    const root = path.join(tempDir(t), 'blobs');
+    const store = new FsBlobStore(root);
+    for (const key of ['public/debian12/disk.img', 'images/1/2.img.gz', 'publicity/x'])
+      await store.put(key, Readable.from([Buffer.from(key)]));
+    await store.clear({ keep: 'public' });
+    assert.deepEqual(files(root), ['public/debian12/disk.img']);
+    await store.clear();
+    assert.deepEqual(files(root), []);
+    await store.clear({ keep: 'public' });
+  });
+
   test('keys that could leave the store are refused', async (t) => {
     const store = new FsBlobStore(path.join(tempDir(t), 'blobs'));
     for (const key of ['../x', '/etc/passwd', 'a/../../x', 'a//b', '.tmp/x', 'A/B', '']) {

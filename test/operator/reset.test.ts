@@ -6,7 +6,7 @@ import { ADMIN_TOKEN, DIALECTS } from '../helpers/app.ts';
 import { createNode, runningNode } from '../nodes/helpers.ts';
 import { cumulo, type OperatorApp, ok, operatorApp } from './helpers.ts';
 
-/** Nodes, a token, a held job, operator settings and a blob: state a reset must remove. */
+/** Nodes, a token, a held job, operator settings and a blob: state a reset must remove (and a built public image it keeps). */
 async function busyState(app: OperatorApp) {
   await runningNode(app);
   await runningNode(app);
@@ -17,6 +17,7 @@ async function busyState(app: OperatorApp) {
   await ok(app.admin('POST', '/admin/clock/advance', { body: { seconds: 3600 } }));
   await createNode(app, { region: 'us-west' }); // provisioning: its job is in flight
   await app.runtime.ctx.blobs.put('images/1/x.img.gz', Readable.from([Buffer.from('data')]));
+  await app.runtime.ctx.blobs.put('public/busybox/vmlinuz', Readable.from([Buffer.from('kernel')]));
   const info = await ok(app.admin('GET', '/admin/info'));
   assert.ok(info.counts.nodes >= 3);
   assert.ok(info.jobs.queued > 0);
@@ -42,6 +43,7 @@ async function assertFresh(app: OperatorApp) {
   assert.deepEqual(info.transitions, []);
   assert.equal(info.clock.offset_seconds, 0);
   assert.equal(await app.runtime.ctx.blobs.exists('images/1/x.img.gz'), false);
+  assert.equal(await app.runtime.ctx.blobs.exists('public/busybox/vmlinuz'), true, 'built public images stay');
   const region = await ok(app.request('GET', '/v4/regions/us-east'));
   assert.equal(region.status, 'ok');
   const profile = await ok(app.request('GET', '/v4/profile'));
@@ -54,7 +56,7 @@ async function assertFresh(app: OperatorApp) {
 
 for (const dialect of DIALECTS) {
   describe(`reset [${dialect}]`, () => {
-    test('POST /admin/reset: every table as after a fresh install, jobs cancelled, blobs gone; the server keeps serving', async (t) => {
+    test('POST /admin/reset: every table as after a fresh install, jobs cancelled, blobs gone (built public images kept); the server keeps serving', async (t) => {
       const app = await operatorApp(t, dialect);
       await busyState(app);
       assert.deepEqual(await ok(app.admin('POST', '/admin/reset')), {});

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
+import { PROBE_MARKER } from '../images/busybox-files.ts';
 import { type Accelerator, startMachine } from './machine.ts';
-import { PROBE_MARKER } from './test-image-files.ts';
 
 /** Under KVM the probe guest is up in well under a second; under TCG it takes about 3 s here. */
 const PROBE_TIMEOUT_MS = 10_000;

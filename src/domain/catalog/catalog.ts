@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { RECIPES } from '../../compute/images/recipes.ts';
 import { overlaps, parseCidr } from '../../net/cidr.ts';
 
 export const NODE_TYPE_CLASSES = ['nanode', 'standard', 'dedicated', 'gpu', 'highmem'] as const;
@@ -59,6 +60,8 @@ const PublicImageData = Type.Object({
   deprecated: Type.Boolean(),
   created: Timestamp,
   eol: Type.Union([Timestamp, Type.Null()]),
+  /** The recipe (`cumulo images build <recipe>`) that makes the image real nodes run; without one it runs on simulated nodes only. */
+  recipe: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export const CatalogData = Type.Object({
@@ -145,7 +148,7 @@ export function loadCatalog(path = DEFAULT_CATALOG_PATH): Catalog {
   return new Catalog(data, path);
 }
 
-/** What the schema cannot say: unique ids, known successors, well-formed address blocks no two regions share. */
+/** What the schema cannot say: unique ids, known successors and recipes, well-formed address blocks no two regions share. */
 function catalogProblems(data: CatalogDataT): string[] {
   const problems: string[] = [];
   const collections = { regions: data.regions, types: data.types, kernels: data.kernels, images: data.images };
@@ -160,6 +163,11 @@ function catalogProblems(data: CatalogDataT): string[] {
   for (const t of data.types) {
     if (t.successor !== null && !typeIds.has(t.successor)) {
       problems.push(`type ${t.id} names an unknown successor ${t.successor}`);
+    }
+  }
+  for (const i of data.images) {
+    if (i.recipe !== undefined && !RECIPES.has(i.recipe)) {
+      problems.push(`image ${i.id} names an unknown recipe ${i.recipe} (known: ${[...RECIPES.keys()].join(', ')})`);
     }
   }
   const blocks: { owner: string; block: NonNullable<ReturnType<typeof parseCidr>> }[] = [];

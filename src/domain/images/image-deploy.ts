@@ -4,6 +4,8 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { findVisibleImage } from './image.repository.ts';
+import { unbuiltImageReason } from './image-files.ts';
+import { publicImageFiles } from './public-image-data.ts';
 
 /** What node creation needs to know about the image it deploys. */
 export interface DeployableImage {
@@ -15,13 +17,14 @@ export interface DeployableImage {
 
 /**
  * The image a node may be deployed from: a public catalog image, or one of the account's private
- * images (a restricted user needs a grant on it) whose data is `available`. Anything else is a 400
+ * images (a restricted user needs a grant on it) whose data is `available`. With real nodes
+ * (ctx.compute), a public image must also have been built on this server. Anything else is a 400
  * on the `image` field; another account's image reads as unknown, never as forbidden.
- * `db` may be a transaction; `ctx` is taken for symmetry with the other services.
+ * `db` may be a transaction.
  */
 export async function findDeployableImage(
   db: Kysely<Database>,
-  _ctx: Context,
+  ctx: Context,
   scope: AccountScope,
   imageId: string,
 ): Promise<DeployableImage> {
@@ -29,6 +32,12 @@ export async function findDeployableImage(
   if (!row) throw fail.badRequest(`Image ${imageId} does not exist or is not available to you`, 'image');
   if (row.status !== 'available') {
     throw fail.badRequest(`Image ${imageId} is ${row.status}: only available images can be deployed`, 'image');
+  }
+  if (ctx.compute !== null && row.account_id === null) {
+    const recipe = ctx.catalog.image(row.id)?.recipe;
+    const built = recipe !== undefined && (await publicImageFiles(ctx.blobs, recipe)) !== null;
+    const reason = unbuiltImageReason(row.id, recipe, built);
+    if (reason) throw fail.badRequest(reason, 'image');
   }
   return { id: row.id, size: row.size, vendor: row.vendor, label: row.label };
 }

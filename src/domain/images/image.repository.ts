@@ -71,6 +71,11 @@ export function findImageByNum(db: Kysely<Database>, num: number): Promise<Image
   return db.selectFrom('images').selectAll().where('num', '=', num).where('account_id', 'is not', null).executeTakeFirst();
 }
 
+/** A private image by id, whoever owns it (deploys, after the API has checked access). */
+export function findPrivateImage(db: Kysely<Database>, id: string): Promise<ImageRow | undefined> {
+  return db.selectFrom('images').selectAll().where('id', '=', id).where('account_id', 'is not', null).executeTakeFirst();
+}
+
 /** A private image of the account by id, ignoring user grants (what a disk was deployed from). */
 export function findImageOfAccount(db: Kysely<Database>, accountId: number, id: string): Promise<ImageRow | undefined> {
   return db.selectFrom('images').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

@@ -1,10 +1,13 @@
+import type { TreeFile } from './build-steps.ts';
+import { BOOTED_MARKER, NETWORK_INTERFACES_DIR } from './guest.ts';
+
 /**
- * The files of the test image: a busybox initramfs that loads the virtio modules and switches to the
- * ext4 root, and a root whose busybox init brings up the network from /etc/cumulo/network, starts
+ * The files of the busybox image: a busybox initramfs that loads the virtio modules and switches to the
+ * ext4 root, and a root whose busybox init brings up the network from the static ifupdown stanzas
+ * under /etc/network/interfaces.d (else from /etc/cumulo/network, else 10.0.2.15/24 via 10.0.2.2), starts
  * dropbear and prints BOOTED_MARKER on the serial console once SSH listens.
  */
 
-export const BOOTED_MARKER = 'cumulo: booted';
 /** What the initramfs prints, then powers off, when the kernel command line has `cumulo.probe`. */
 export const PROBE_MARKER = 'cumulo: probe ok';
 
@@ -54,18 +57,32 @@ mount -t tmpfs tmpfs /tmp
 mount -o remount,rw /
 hostname -F /etc/hostname
 ip link set lo up
-IPV4=10.0.2.15/24
-GATEWAY=10.0.2.2
-[ -f /etc/cumulo/network ] && . /etc/cumulo/network
-ip link set eth0 up
-ip addr add "$IPV4" dev eth0
-ip route add default via "$GATEWAY"
+if ls ${NETWORK_INTERFACES_DIR}/* >/dev/null 2>&1; then
+  awk -f /usr/lib/cumulo/ifupdown.awk ${NETWORK_INTERFACES_DIR}/* | sh
+else
+  IPV4=10.0.2.15/24
+  GATEWAY=10.0.2.2
+  [ -f /etc/cumulo/network ] && . /etc/cumulo/network
+  ip link set eth0 up
+  ip addr add "$IPV4" dev eth0
+  ip route add default via "$GATEWAY"
+fi
 acpid
 key=/etc/dropbear/dropbear_ed25519_host_key
 mkdir -p /etc/dropbear
 [ -f $key ] || dropbearkey -t ed25519 -f $key >/dev/null
 dropbear -r $key -P /run/dropbear.pid
 echo "${BOOTED_MARKER}"
+`;
+
+/**
+ * The static stanzas the Debian image's ifupdown reads (guest.ts), as ip commands: each interface
+ * up, its addresses (with their prefix) and its default routes.
+ */
+const IFUPDOWN_AWK = `$1 == "iface" && $2 != "lo" { dev = $2; v6 = ($3 == "inet6") ? "-6 " : ""; print "ip link set " dev " up"; next }
+$1 == "iface" { dev = ""; next }
+dev != "" && $1 == "address" { print "ip " v6 "addr add " $2 " dev " dev }
+dev != "" && $1 == "gateway" { print "ip " v6 "route add default via " $2 " dev " dev }
 `;
 
 const RC_STOP = `#!/bin/sh
@@ -76,7 +93,7 @@ mount -o remount,ro /
 `;
 
 /** The root filesystem's own files, laid over the extracted packages; modes as octal permissions. */
-export const ROOT_FILES: readonly { path: string; content: string; mode: number }[] = [
+export const ROOT_FILES: readonly TreeFile[] = [
   {
     path: 'etc/inittab',
     content: [
@@ -90,6 +107,7 @@ export const ROOT_FILES: readonly { path: string; content: string; mode: number 
   },
   { path: 'etc/init.d/rcS', content: RC_START, mode: 0o755 },
   { path: 'etc/init.d/rcK', content: RC_STOP, mode: 0o755 },
+  { path: 'usr/lib/cumulo/ifupdown.awk', content: IFUPDOWN_AWK, mode: 0o644 },
   // busybox acpid runs this for the power button (QMP system_powerdown).
   { path: 'etc/acpi/PWRF/00000080', content: '#!/bin/sh\nexec poweroff\n', mode: 0o755 },
   { path: 'etc/passwd', content: 'root:x:0:0:root:/root:/bin/sh\n', mode: 0o644 },
