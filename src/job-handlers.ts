@@ -2,10 +2,12 @@ import { notifyJobs } from './domain/domains/notify.jobs.ts';
 import { slaveJobs } from './domain/domains/slave-refresh.jobs.ts';
 import { zoneJobs } from './domain/domains/zone-render.jobs.ts';
 import { progressEvent } from './domain/events/event.service.ts';
+import { firewallJobs } from './domain/firewalls/firewall-apply.jobs.ts';
 import { imageJobs, imageOperations } from './domain/images/image.jobs.ts';
 import { probeJobs } from './domain/managed/services/probe.jobs.ts';
 import { backupJobs, backupOperations } from './domain/nodes/backups/backup.jobs.ts';
 import { cloneOperation } from './domain/nodes/clones/clone.jobs.ts';
+import { machineJobs } from './domain/nodes/compute/machine.jobs.ts';
 import { diskOperations } from './domain/nodes/disks/disk.jobs.ts';
 import { nodeChangeOperations } from './domain/nodes/lifecycle/node-change.jobs.ts';
 import { holdNode, nodeOperations } from './domain/nodes/node.jobs.ts';
@@ -14,23 +16,29 @@ import { tokenJobs } from './domain/profile/token.jobs.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { type OperationHandler, operationJobs } from './jobs/operation.ts';
 
-const nodeOperationJobs = (operations: readonly OperationHandler[]) =>
-  operationJobs(operations, { progress: progressEvent, hold: holdNode });
-
-/** Every job kind the worker knows, gathered from the resource groups. */
-export const JOB_HANDLERS: readonly JobHandler[] = [
-  ...tokenJobs,
-  ...oauthJobs,
-  ...operationJobs(imageOperations, { progress: progressEvent }),
-  ...imageJobs,
-  ...nodeOperationJobs(nodeOperations),
-  ...nodeOperationJobs(diskOperations),
-  ...nodeOperationJobs(backupOperations),
-  ...nodeOperationJobs([cloneOperation]),
-  ...nodeOperationJobs(nodeChangeOperations),
-  ...backupJobs,
-  ...zoneJobs,
-  ...slaveJobs,
-  ...notifyJobs,
-  ...probeJobs,
-];
+/**
+ * Every job kind the worker knows, gathered from the resource groups. `realCompute`: nodes run on a
+ * compute driver (ctx.compute), so node and disk operations do real work and end with it.
+ */
+export function jobHandlers(realCompute: boolean): JobHandler[] {
+  const nodeOperationJobs = (operations: readonly OperationHandler[]) =>
+    operationJobs(operations, { progress: progressEvent, hold: holdNode, realWork: realCompute });
+  return [
+    ...tokenJobs,
+    ...oauthJobs,
+    ...operationJobs(imageOperations, { progress: progressEvent }),
+    ...imageJobs,
+    ...nodeOperationJobs(nodeOperations),
+    ...nodeOperationJobs(diskOperations),
+    ...nodeOperationJobs(backupOperations),
+    ...nodeOperationJobs([cloneOperation]),
+    ...nodeOperationJobs(nodeChangeOperations),
+    ...backupJobs,
+    ...zoneJobs,
+    ...slaveJobs,
+    ...notifyJobs,
+    ...probeJobs,
+    ...machineJobs,
+    ...firewallJobs,
+  ];
+}

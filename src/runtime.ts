@@ -16,7 +16,7 @@ import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstra
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
 import { loadCatalog } from './domain/catalog/catalog.ts';
 import { databaseZoneSource } from './domain/domains/zone-source.ts';
-import { JOB_HANDLERS } from './job-handlers.ts';
+import { jobHandlers } from './job-handlers.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { Worker } from './jobs/worker.ts';
 import { stdoutLogger } from './logger.ts';
@@ -113,7 +113,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),
     };
-    const handlers = [...JOB_HANDLERS, ...(options.jobHandlers ?? [])];
+    const handlers = [...jobHandlers(ctx.compute !== null), ...(options.jobHandlers ?? [])];
     drainer = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what

@@ -112,6 +112,18 @@ export const InfoSchema = Type.Object({
   transitions: Type.Array(TransitionSchema),
 });
 
+export const NodePortsSchema = Type.Object({
+  node_id: Type.Integer(),
+  ports: Type.Array(
+    Type.Object({
+      guest: Type.Integer({ description: "the node's TCP port" }),
+      host: Type.Integer({ description: 'the host port forwarded to it' }),
+      address: Type.String({ description: 'the host address the port listens on' }),
+    }),
+    { description: 'empty in bridge networking, where the node is reached at its own addresses' },
+  ),
+});
+
 export const NodeFirewallSchema = Type.Object({
   node_id: Type.Integer(),
   firewall_id: Nullable(Type.Integer({ description: "the node's enabled firewall; null when it has none" })),

@@ -7,6 +7,7 @@ import { advanceJob, advanceTransition, listTransitions, setTransition, transiti
 import type { Context } from '../context.ts';
 import { getNodeNftables } from '../domain/firewalls/node-nftables.service.ts';
 import { setNodeIpAllowance } from '../domain/networking/node-ip-allowance.service.ts';
+import { getNodePorts } from '../domain/nodes/compute/node-ports.service.ts';
 import { enterMaintenance, powerOffUnexpectedly } from '../domain/nodes/lifecycle/node-faults.service.ts';
 import { fail } from '../errors.ts';
 import { json } from './admin-state-commands.ts';
@@ -90,6 +91,12 @@ export async function runNodeIpAllowance(ctx: Context, values: Values): Promise<
 /** The ruleset text itself (what `nft -f` takes), not the JSON of the endpoint. */
 export async function runNodeFirewall(ctx: Context, values: Values): Promise<string> {
   return (await getNodeNftables(ctx, wholeNumber(values, 'node', 'a node id'))).ruleset;
+}
+
+export async function runNodePorts(ctx: Context, values: Values): Promise<string> {
+  const { ports } = await getNodePorts(ctx, wholeNumber(values, 'node', 'a node id'));
+  if (ports.length === 0) return 'no forwarded ports (bridge networking: the node is reached at its own addresses)\n';
+  return ports.map((p) => `${p.guest}\t${p.address}:${p.host}\n`).join('');
 }
 
 const transitionKind = ['kind'] as const;
@@ -190,5 +197,12 @@ export const ADMIN_CONTROL_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: ['node'],
     run: tool(runNodeFirewall),
+  },
+  'admin nodes ports': {
+    summary: "Print the host ports forwarded to a real node's guest ports: `GUEST<TAB>ADDRESS:PORT` a line (user networking)",
+    usage: 'admin nodes ports <node-id>',
+    options: {},
+    positionals: ['node'],
+    run: tool(runNodePorts),
   },
 };

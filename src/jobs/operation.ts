@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/database.ts';
-import type { JobContext, JobHandler } from './handler.ts';
+import type { JobContext, JobHandler, PrepareContext } from './handler.ts';
 import { enqueueJob } from './queue.ts';
 import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
 
 /**
- * An operation is simulated work that takes time: it starts, runs for its transition's
- * duration, then finishes. Its event moves scheduled -> started -> finished (or failed)
- * with percent_complete as it goes. A manual transition's finish job is held until an
- * operator advances it (src/admin/transitions.service.ts).
+ * An operation is work that takes time: it starts, runs, then finishes. Its event moves scheduled ->
+ * started -> finished (or failed) with percent_complete as it goes. Simulated, it runs for its
+ * transition's duration (a manual transition's finish job is held until an operator advances it:
+ * src/admin/transitions.service.ts). With real work (a compute driver), it runs as long as the work.
  */
 export interface OperationHandler {
   /** Job kind, e.g. `node.boot`. */
@@ -17,6 +17,11 @@ export interface OperationHandler {
   transition: TransitionKind;
   /** Runs when the work starts (in the start job's transaction). */
   start?(job: JobContext): Promise<void>;
+  /**
+   * The real work (machines, disks), done outside any transaction before the finish phase when
+   * operations do real work. It must be safe to do again: after a crash the finish job runs again.
+   */
+  work?(job: PrepareContext): Promise<void>;
   /** Runs when the work is done (in the finish job's transaction). */
   finish(job: JobContext): Promise<void>;
   /** Runs if the operation fails for good, to put the resource back in a sane state. */
@@ -54,6 +59,8 @@ export interface OperationJobOptions {
   progress: ReportProgress;
   /** Locks what the operations change before a phase reads it, as the API's writes do. */
   hold?: (job: JobContext) => Promise<void>;
+  /** Whether operations that have real work do it and end with it (a compute driver is set), rather than on a timer. */
+  realWork?: boolean;
 }
 
 /** Schedules an operation; call with the transaction of the change that requests it. */
@@ -80,46 +87,59 @@ export function transitionMs(ctx: Context, kind: TransitionKind): number | 'manu
 }
 
 /** Turns operation handlers into the job handlers that run their phases. */
-export function operationJobs(handlers: readonly OperationHandler[], { progress, hold }: OperationJobOptions): JobHandler[] {
-  return handlers.map((op) => ({
-    kind: op.kind,
-    async run(jc) {
-      await hold?.(jc);
-      const { trx, ctx, payload, job } = jc;
-      const phase = payload.phase as Phase;
-      const event = payload.event as OperationEvent | null;
-      const accountId = job.account_id ?? 0;
-      const next = (p: Phase, at: number, heldFor?: string) =>
-        enqueueJob(trx, ctx.clock, {
-          kind: op.kind,
-          accountId,
-          runAt: at,
-          payload: { ...payload, phase: p },
-          ...(heldFor ? { heldFor } : {}),
-        });
-      if (phase === 'start') {
-        await op.start?.(jc);
-        if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 0);
-        const now = ctx.clock.nowMs();
-        const duration = transitionMs(ctx, op.transition);
-        if (duration === 'manual') {
-          await next('finish', now, op.transition);
+export function operationJobs(handlers: readonly OperationHandler[], options: OperationJobOptions): JobHandler[] {
+  const { progress, hold } = options;
+  return handlers.map((op) => {
+    const work = options.realWork ? op.work : undefined;
+    return {
+      kind: op.kind,
+      // Real work waits on machines for seconds or minutes: it must not hold up the other jobs.
+      parallel: work !== undefined,
+      ...(work && {
+        async prepare(pc: PrepareContext) {
+          if (pc.payload.phase === 'finish') await work(pc);
+        },
+      }),
+      async run(jc) {
+        await hold?.(jc);
+        const { trx, ctx, payload, job } = jc;
+        const phase = payload.phase as Phase;
+        const event = payload.event as OperationEvent | null;
+        const accountId = job.account_id ?? 0;
+        const next = (p: Phase, at: number, heldFor?: string) =>
+          enqueueJob(trx, ctx.clock, {
+            kind: op.kind,
+            accountId,
+            runAt: at,
+            payload: { ...payload, phase: p },
+            ...(heldFor ? { heldFor } : {}),
+            // Work that failed three times (a guest that never came up) fails the operation, not a tenth try.
+            ...(work && p === 'finish' ? { maxAttempts: 3 } : {}),
+          });
+        if (phase === 'start') {
+          await op.start?.(jc);
+          if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 0);
+          const now = ctx.clock.nowMs();
+          const duration = work ? 0 : transitionMs(ctx, op.transition);
+          if (duration === 'manual') {
+            await next('finish', now, op.transition);
+          } else {
+            if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
+            await next('finish', now + duration);
+          }
+        } else if (phase === 'progress') {
+          if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 50);
         } else {
-          if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
-          await next('finish', now + duration);
+          await op.finish(jc);
+          if (event) await progress(trx, ctx, { accountId, ...event }, 'finished', 100);
         }
-      } else if (phase === 'progress') {
-        if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 50);
-      } else {
-        await op.finish(jc);
-        if (event) await progress(trx, ctx, { accountId, ...event }, 'finished', 100);
-      }
-    },
-    async onGiveUp(jc, error) {
-      await hold?.(jc);
-      const event = jc.payload.event as OperationEvent | null;
-      await op.fail?.(jc, error);
-      if (event) await progress(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);
-    },
-  }));
+      },
+      async onGiveUp(jc, error) {
+        await hold?.(jc);
+        const event = jc.payload.event as OperationEvent | null;
+        await op.fail?.(jc, error);
+        if (event) await progress(jc.trx, jc.ctx, { accountId: jc.job.account_id ?? 0, ...event }, 'failed', 0);
+      },
+    };
+  });
 }

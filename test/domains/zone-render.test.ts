@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RENDER_ZONE_JOB } from '../../src/domain/domains/domain-change.ts';
-import { JOB_HANDLERS } from '../../src/job-handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
@@ -10,7 +10,7 @@ import { addRecord, createDomain } from './helpers.ts';
 /** Runs the jobs due now, as the worker would between two requests; returns how many zone renders ran. */
 async function renders(app: TestApp): Promise<number> {
   let count = 0;
-  const counted = JOB_HANDLERS.map(
+  const counted = jobHandlers(false).map(
     (h): JobHandler =>
       h.kind === RENDER_ZONE_JOB
         ? {

@@ -1,13 +1,13 @@
 import { REFRESH_SLAVE_JOB } from '../../src/domain/domains/domain-change.ts';
 import { PROBE_JOB } from '../../src/domain/managed/services/probe-schedule.ts';
-import { JOB_HANDLERS } from '../../src/job-handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import type { TestApp } from './app.ts';
 
 /** A worker on the test app's context (test apps run none of their own); drive it with `drain()`. */
 export function testWorker(app: TestApp): Worker {
-  return new Worker(app.runtime.ctx, JOB_HANDLERS, { pollMs: 10 });
+  return new Worker(app.runtime.ctx, jobHandlers(false), { pollMs: 10 });
 }
 
 /** Runs every job due on the service clock now; returns how many ran. */
@@ -21,7 +21,7 @@ export const WATCHER_KINDS: ReadonlySet<string> = new Set([PROBE_JOB, REFRESH_SL
 /** Runs every job due now; returns how many of them were not watchers. */
 export async function runDueWork(app: TestApp): Promise<number> {
   let work = 0;
-  const counted = JOB_HANDLERS.map(
+  const counted = jobHandlers(false).map(
     (h): JobHandler => ({
       ...h,
       run: (job) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JOB_HANDLERS } from '../../src/job-handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { newAccount } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, LOOPBACK_EGRESS } from '../helpers/app.ts';
@@ -21,7 +21,7 @@ for (const dialect of DIALECTS) {
       }
       const other = await newAccount(app);
       const fresh = await addService(app, { label: 'fresh', service_type: 'url', address: web.url }, other.token);
-      const worker = new Worker(ctx, JOB_HANDLERS, { pollMs: 10, parallel: ctx.config.workerParallel });
+      const worker = new Worker(ctx, jobHandlers(false), { pollMs: 10, parallel: ctx.config.workerParallel });
       worker.start();
       // Stopped here, not in an after hook: those of the app (dropping its database) run first.
       try {

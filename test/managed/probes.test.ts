@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JOB_HANDLERS } from '../../src/job-handlers.ts';
+import { jobHandlers } from '../../src/job-handlers.ts';
 import { Worker } from '../../src/jobs/worker.ts';
 import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
@@ -200,7 +200,7 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 6; i++)
         ids.push((await addService(app, { label: `svc-${i}`, service_type: 'url', address: web.url })).id);
       // One account's services: as many at once as the limit per concurrency key allows.
-      const worker = new Worker(app.runtime.ctx, JOB_HANDLERS, { pollMs: 10, parallel: 4, parallelPerKey: 4 });
+      const worker = new Worker(app.runtime.ctx, jobHandlers(false), { pollMs: 10, parallel: 4, parallelPerKey: 4 });
       worker.start();
       // Stopped here, not in an after hook: those of the app (dropping its database) run first.
       try {

@@ -9,7 +9,7 @@ import { randomUuid } from '../../random.ts';
 import { hashPassword, verifyPassword } from '../../secrets/password-hash.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type EntityRef, recordEvent } from '../events/event.service.ts';
-import { sshKeyLabelsOf } from '../profile/ssh-key.service.ts';
+import { publicKeysOf, sshKeyLabelsOf } from '../profile/ssh-key.service.ts';
 import { forgetCachedTokens } from '../profile/token.service.ts';
 import { type AccountRow, insertAccount } from './account.repository.ts';
 import { deleteEntityGrantsOf } from './entity-grant.repository.ts';
@@ -151,6 +151,13 @@ export async function getUsers(ctx: Context, accountId: number, request: PageReq
     page.data.map((u) => u.id),
   );
   return mapPage(page, (row) => userRowToUser(row, labels.get(row.id) ?? []));
+}
+
+/** A user of the account's profile public keys (404 for no such user). */
+export async function getUserPublicKeys(ctx: Context, accountId: number, username: string): Promise<string[]> {
+  const row = await findUserByName(ctx.db, accountId, username);
+  if (!row) throw fail.notFound('User not found');
+  return publicKeysOf(ctx.db, accountId, row.id);
 }
 
 export async function getUser(ctx: Context, accountId: number, username: string): Promise<User> {

@@ -12,6 +12,7 @@ import { nodeEntity, nodeFor, nodeNamedIn } from '../nodes/node-access.ts';
 import { type FirewallRow, listNodeFirewalls } from './firewall.repository.ts';
 import type { CreateDevice, Firewall, FirewallDevice } from './firewall.schema.ts';
 import { firewallEntity, firewallFor } from './firewall-access.ts';
+import { applyFirewallsLater } from './firewall-apply.jobs.ts';
 import {
   type DeviceViewRow,
   deleteDeviceRow,
@@ -105,6 +106,12 @@ async function assign(
     });
     devices.push({ ...row, node_label: node.label });
   }
+  await applyFirewallsLater(
+    db,
+    ctx,
+    firewall.account_id,
+    devices.map((d) => d.node_id),
+  );
   return devices;
 }
 
@@ -144,6 +151,7 @@ export async function removeDevice(ctx: Context, principal: Principal, firewallI
     // The device's node is not locked here: a node delete may remove the device meanwhile, and then
     // only one of the two records its removal.
     if (!row || !(await deleteDeviceRow(trx, firewall.account_id, row.id))) throw fail.notFound('Firewall device not found');
+    await applyFirewallsLater(trx, ctx, firewall.account_id, [row.node_id]);
     await recordEvent(trx, ctx, actorOf(principal), {
       action: 'firewall_device_remove',
       entity: firewallEntity(firewall),

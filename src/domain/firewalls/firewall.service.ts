@@ -23,6 +23,7 @@ import {
 } from './firewall.repository.ts';
 import type { CreateFirewall, Firewall, Ruleset, UpdateFirewall, UpdateRules } from './firewall.schema.ts';
 import { firewallEntity, firewallFor } from './firewall-access.ts';
+import { applyFirewallsLater } from './firewall-apply.jobs.ts';
 import { findEnabledOnNodes, findNodeIdsOfFirewall } from './firewall-device.repository.ts';
 import { assignToNodes } from './firewall-device.service.ts';
 import { checkRules } from './firewall-rules.ts';
@@ -129,6 +130,8 @@ export async function updateFirewall(ctx: Context, principal: Principal, id: num
     if (status !== undefined) actions.push(status === 'enabled' ? 'firewall_enable' : 'firewall_disable');
     if (actions.length === 0) return toFirewall(trx, row);
     const updated = await updateFirewallRow(trx, row.account_id, row.id, { label, status, updated: now });
+    if (status !== undefined)
+      await applyFirewallsLater(trx, ctx, row.account_id, await findNodeIdsOfFirewall(trx, row.account_id, row.id));
     for (const action of actions) await recordEvent(trx, ctx, actorOf(principal), { action, entity: firewallEntity(updated) });
     return toFirewall(trx, updated);
   });
@@ -140,7 +143,9 @@ export async function deleteFirewall(ctx: Context, principal: Principal, id: num
     const row = await firewallFor(trx, scopeOf(principal), id, 'read_write');
     await removeTags(trx, row.account_id, 'firewall', row.id);
     await revokeEntityGrants(trx, row.account_id, 'firewall', row.id);
+    const nodeIds = await findNodeIdsOfFirewall(trx, row.account_id, row.id);
     await deleteFirewallRow(trx, row.account_id, row.id);
+    await applyFirewallsLater(trx, ctx, row.account_id, nodeIds);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'firewall_delete', entity: firewallEntity(row) });
   });
 }
@@ -165,6 +170,7 @@ export async function updateFirewallRules(ctx: Context, principal: Principal, id
       rules: JSON.stringify(rules),
       updated: toTimestamp(ctx.clock.nowMs()),
     });
+    await applyFirewallsLater(trx, ctx, row.account_id, await findNodeIdsOfFirewall(trx, row.account_id, row.id));
     await recordEvent(trx, ctx, actorOf(principal), { action: 'firewall_update', entity: firewallEntity(updated) });
     return rules;
   });

@@ -12,11 +12,13 @@ import { recordEvent } from '../events/event.service.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
 import { setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
+import { assertDiskFits, assertMemoryFits } from './compute/host-capacity.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
 import { toNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
+import { deployPayload } from './node-deploy.ts';
 import { checkInterfaces } from './node-interfaces.ts';
 import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
@@ -137,6 +139,7 @@ async function checkCreate(ctx: Context, principal: Principal, body: CreateNode)
   if (interfaces.length > 0 && source.kind === 'empty') {
     throw fail.badRequest('Interfaces go on the config made from an image; an empty node has none', 'interfaces');
   }
+  if (source.kind !== 'empty') await assertDiskFits(ctx, type.disk, 'type');
   return { body, region, type, source, interfaces };
 }
 
@@ -144,6 +147,7 @@ async function checkCreate(ctx: Context, principal: Principal, body: CreateNode)
 async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principal, checked: CheckedCreate): Promise<NodeRow> {
   const { body, region, type, source, interfaces } = checked;
   const built = source.kind !== 'empty';
+  if (built && body.booted !== false) await assertMemoryFits(db, ctx, { typeId: type.id, nodeId: null });
   const node = await insertNewNode(db, ctx, scopeOf(principal), {
     region,
     type,
@@ -167,7 +171,11 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
       node,
       action: 'node_create',
       kind: NODE_OPS.provision,
-      payload: { configId, booted: body.booted ?? true },
+      payload: {
+        configId,
+        booted: body.booted ?? true,
+        deploy: source.kind === 'image' ? deployPayload(source.deployment) : null,
+      },
     });
   } else {
     await recordEvent(db, ctx, actor, { action: 'node_create', entity: nodeEntity(node) });

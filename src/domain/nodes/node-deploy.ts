@@ -3,11 +3,11 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { ApiError, type ErrorItem, fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
-import { getUser } from '../account/user.service.ts';
+import { getUserPublicKeys } from '../account/user.service.ts';
 import { type DeployableImage, findDeployableImage } from '../images/image-deploy.ts';
 import { sshKeyProblem } from '../profile/ssh-public-key.ts';
 import { checkStackScriptDeploy, recordStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
-import { hashRootPass } from './root-pass.ts';
+import { guestPasswordHash, hashRootPass } from './root-pass.ts';
 
 /** The request fields that deploy an image onto a disk (node create and disk create share them). */
 export interface DeployFields {
@@ -19,32 +19,58 @@ export interface DeployFields {
   stackscript_data?: Record<string, unknown> | null | undefined;
 }
 
-/** A checked deployment: the image, the root password's hash and the StackScript to run, if any. */
+/** What a deployment writes into the node's filesystem besides the root password (carried by the deploy job, not kept). */
+export interface DeployAccess {
+  /** The keys given and those of the users named, for root's authorized_keys. */
+  authorizedKeys: string[];
+  /** The StackScript to run once at first boot, with its user-defined fields as environment variables. */
+  firstBoot: { script: string; env: Record<string, string> } | null;
+  /** The root password as the guest's /etc/shadow holds it: only made when nodes really run. */
+  rootPasswordCrypt: string | null;
+}
+
+/** A checked deployment: the image, the root password's hash, the StackScript to run, if any, and the keys. */
 export interface Deployment {
   image: DeployableImage;
   rootPassHash: string;
   stackscriptId: number | null;
+  access: DeployAccess;
 }
 
-/** Public keys must be OpenSSH keys; each user named must be in the account with a key on its profile. */
-async function checkAccessKeys(ctx: Context, accountId: number, fields: DeployFields): Promise<void> {
+/**
+ * Public keys must be OpenSSH keys; each user named must be in the account with a key on its
+ * profile. Returns the keys given followed by those users' keys.
+ */
+async function checkAccessKeys(ctx: Context, accountId: number, fields: DeployFields): Promise<string[]> {
   const problems: ErrorItem[] = [];
-  (fields.authorized_keys ?? []).forEach((key, i) => {
+  const keys = [...(fields.authorized_keys ?? [])];
+  keys.forEach((key, i) => {
     const problem = sshKeyProblem(key);
     if (problem) problems.push({ field: `authorized_keys[${i}]`, reason: problem });
   });
   for (const [i, username] of (fields.authorized_users ?? []).entries()) {
     try {
-      const user = await getUser(ctx, accountId, username);
-      if (user.ssh_keys.length === 0) {
+      const userKeys = await getUserPublicKeys(ctx, accountId, username);
+      if (userKeys.length === 0) {
         problems.push({ field: `authorized_users[${i}]`, reason: `User ${username} has no SSH key on their profile` });
       }
+      keys.push(...userKeys);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'not_found')) throw err;
       problems.push({ field: `authorized_users[${i}]`, reason: `No user named ${username} in this account` });
     }
   }
   if (problems.length) throw fail.invalid(problems);
+  return keys;
+}
+
+/** User-defined field values as the script's environment: every value as text. */
+function scriptEnvironment(data: Record<string, unknown> | null | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(data ?? {})) {
+    if (value !== null && value !== undefined) env[name] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return env;
 }
 
 /**
@@ -58,19 +84,35 @@ export async function checkDeployment(
   scope: AccountScope,
   fields: DeployFields,
 ): Promise<Deployment | null> {
-  await checkAccessKeys(ctx, scope.accountId, fields);
+  const authorizedKeys = await checkAccessKeys(ctx, scope.accountId, fields);
   const imageId = fields.image ?? null;
   const stackscriptId = fields.stackscript_id ?? null;
   if (imageId === null && stackscriptId === null) return null;
+  let firstBoot: DeployAccess['firstBoot'] = null;
   if (stackscriptId !== null) {
-    await checkStackScriptDeploy(db, ctx, scope, { stackscriptId, image: imageId, data: fields.stackscript_data ?? undefined });
+    const data = fields.stackscript_data ?? undefined;
+    const { script } = await checkStackScriptDeploy(db, ctx, scope, { stackscriptId, image: imageId, data });
+    firstBoot = { script, env: scriptEnvironment(data) };
   }
   const image = await findDeployableImage(db, ctx, scope, imageId ?? '');
   if (fields.root_pass === undefined) throw fail.badRequest('root_pass is required when deploying an image', 'root_pass');
-  return { image, rootPassHash: hashRootPass(ctx, fields.root_pass), stackscriptId };
+  const rootPasswordCrypt = ctx.compute === null ? null : guestPasswordHash(ctx, fields.root_pass);
+  return {
+    image,
+    rootPassHash: hashRootPass(ctx, fields.root_pass),
+    stackscriptId,
+    access: { authorizedKeys, firstBoot, rootPasswordCrypt },
+  };
 }
 
 /** What a deployment writes beside the disk: the StackScript's deployment count. Same transaction. */
 export async function recordDeployment(db: Kysely<Database>, deployment: Deployment): Promise<void> {
   if (deployment.stackscriptId !== null) await recordStackScriptDeployment(db, deployment.stackscriptId);
+}
+
+/** What a deploy job carries to write into the disk: the keys, the first-boot script and the root password's crypt hash. */
+export type DeployPayload = DeployAccess;
+
+export function deployPayload(deployment: Deployment): DeployPayload {
+  return deployment.access;
 }

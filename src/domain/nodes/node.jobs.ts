@@ -1,8 +1,9 @@
 import { lockRows } from '../../db/row-locks.ts';
-import type { JobContext } from '../../jobs/handler.ts';
+import type { JobContext, PrepareContext } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { bootMachine, buildMachine, rebootMachine, stopMachine } from './compute/machine-work.ts';
 import { markNodeDisksReady } from './disks/disk.repository.ts';
 import { releaseNode } from './node.repository.ts';
 import { NODE_OPS } from './node-operations.ts';
@@ -34,6 +35,7 @@ export function nodeTransition(spec: {
   /** Where the node goes if the job fails for good. */
   failTo: string;
   finish?: (job: JobContext) => Promise<void>;
+  work?: (job: PrepareContext) => Promise<void>;
 }): OperationHandler {
   const booted = (job: JobContext) => {
     const configId = job.payload.configId;
@@ -42,6 +44,7 @@ export function nodeTransition(spec: {
   return {
     kind: spec.kind,
     transition: spec.transition,
+    ...(spec.work && { work: spec.work }),
     async finish(job) {
       const { accountId, nodeId, now } = jobTarget(job);
       await spec.finish?.(job);
@@ -71,6 +74,7 @@ const provision = nodeTransition({
     const { accountId, nodeId, now } = jobTarget(job);
     await markNodeDisksReady(job.trx, accountId, nodeId, now);
   },
+  work: buildMachine,
 });
 
 const boot = nodeTransition({
@@ -79,6 +83,7 @@ const boot = nodeTransition({
   from: 'booting',
   to: () => 'running',
   failTo: 'offline',
+  work: bootMachine,
 });
 
 const reboot = nodeTransition({
@@ -87,6 +92,7 @@ const reboot = nodeTransition({
   from: 'rebooting',
   to: () => 'running',
   failTo: 'offline',
+  work: rebootMachine,
 });
 
 const shutdown = nodeTransition({
@@ -95,6 +101,7 @@ const shutdown = nodeTransition({
   from: 'shutting_down',
   to: () => 'offline',
   failTo: 'running',
+  work: stopMachine,
 });
 
 export const nodeOperations: readonly OperationHandler[] = [provision, boot, reboot, shutdown];

@@ -15,6 +15,7 @@ import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { discardMachine } from './compute/machine.jobs.ts';
 import { type DiskRow, findDisks } from './disks/disk.repository.ts';
 import {
   deleteNodeRow,
@@ -150,7 +151,8 @@ export async function updateNode(ctx: Context, principal: Principal, nodeId: num
 export async function deleteNode(ctx: Context, principal: Principal, nodeId: number): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
-    const main = mainDisk(await findDisks(trx, node.account_id, node.id));
+    const disks = await findDisks(trx, node.account_id, node.id);
+    const main = mainDisk(disks);
     if (main) {
       await keepAutomaticImage(trx, ctx, {
         accountId: node.account_id,
@@ -167,6 +169,7 @@ export async function deleteNode(ctx: Context, principal: Principal, nodeId: num
     await revokeEntityGrants(trx, node.account_id, 'node', node.id);
     if (node.stackscript_id !== null) await releaseStackScriptDeployment(trx, node.stackscript_id);
     await deleteNodeRow(trx, node.account_id, node.id);
+    await discardMachine(trx, ctx, node, disks);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'node_delete', entity: nodeEntity(node) });
   });
 }

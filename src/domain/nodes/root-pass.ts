@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
+import { encrypt } from 'unixcrypt';
 import type { Context } from '../../context.ts';
+import { randomHex } from '../../random.ts';
 import { installationKey } from '../../secrets/key-file.ts';
 import { verifyPassword } from '../../secrets/password-hash.ts';
 
@@ -50,4 +52,12 @@ export async function rootPassMatches(ctx: Pick<Context, 'config'>, password: st
     return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
   }
   return parts[0] === 'scrypt' && verifyPassword(password, stored);
+}
+
+/**
+ * The root password as the node's own /etc/shadow holds it (SHA-512 crypt, which every Linux image
+ * reads), for nodes that really run; the salt comes from the service's random stream.
+ */
+export function guestPasswordHash(ctx: Pick<Context, 'random'>, password: string): string {
+  return encrypt(password, `$6$${randomHex(ctx.random, 8)}`);
 }

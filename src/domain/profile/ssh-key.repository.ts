@@ -73,3 +73,9 @@ export async function findSshKeyLabels(
     .orderBy('id')
     .execute();
 }
+
+/** The public keys of a user's profile, in the order they were added. */
+export async function findPublicKeys(db: Kysely<Database>, owner: KeyOwner): Promise<string[]> {
+  const rows = await ownKeys(db, owner).select('ssh_keys.ssh_key').orderBy('ssh_keys.id').execute();
+  return rows.map((r) => r.ssh_key);
+}

@@ -10,6 +10,7 @@ import { actorOf, type Principal } from '../account/principal.ts';
 import { type EntityRef, recordEvent } from '../events/event.service.ts';
 import {
   deleteSshKey,
+  findPublicKeys,
   findSshKey,
   findSshKeyLabels,
   insertSshKey,
@@ -93,4 +94,9 @@ export async function sshKeyLabelsOf(
   const out = new Map<number, string[]>(userIds.map((id) => [id, []]));
   for (const row of await findSshKeyLabels(db, accountId, userIds)) out.get(row.user_id)?.push(row.label);
   return out;
+}
+
+/** A user's profile public keys: what `authorized_users` puts on a node. */
+export function publicKeysOf(db: Kysely<Database>, accountId: number, userId: number): Promise<string[]> {
+  return findPublicKeys(db, { accountId, userId });
 }

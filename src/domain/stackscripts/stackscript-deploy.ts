@@ -12,14 +12,14 @@ import { checkStackScriptData, type UserDefinedField } from './stackscript-udf.t
  * own or a public one; 400 on `stackscript_id` otherwise), `image` is one the script deploys to
  * (400 on `image`), and `data` fits the script's user-defined fields (400 on
  * `stackscript_data.<name>`, every problem at once). Whether the image itself may be deployed is
- * the images group's check. `db` may be a transaction.
+ * the images group's check. `db` may be a transaction. Returns the script to run.
  */
 export async function checkStackScriptDeploy(
   db: Kysely<Database>,
   _ctx: Context,
   scope: AccountScope,
   spec: { stackscriptId: number; image: string | null; data: Record<string, unknown> | undefined },
-): Promise<void> {
+): Promise<{ script: string }> {
   const row = await findVisibleStackScript(db, scope, spec.stackscriptId);
   if (!row)
     throw fail.badRequest(`StackScript ${spec.stackscriptId} does not exist or is not available to you`, 'stackscript_id');
@@ -35,6 +35,7 @@ export async function checkStackScriptDeploy(
   }
   const problems = checkStackScriptData(JSON.parse(row.user_defined_fields) as UserDefinedField[], spec.data);
   if (problems.length > 0) throw fail.invalid(problems);
+  return { script: row.script };
 }
 
 /** A node was deployed from the script: one more deployment in total and one more active. */

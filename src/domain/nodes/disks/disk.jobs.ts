@@ -1,6 +1,7 @@
-import type { JobContext } from '../../../jobs/handler.ts';
+import type { JobContext, PrepareContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
 import type { TransitionKind } from '../../../jobs/transitions.ts';
+import { makeDisk, removeDisk } from '../compute/machine-work.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import { removeDiskFromConfigs } from '../configs/config.service.ts';
 import { jobTarget } from '../node.jobs.ts';
@@ -40,11 +41,17 @@ async function dropDisk(job: JobContext): Promise<void> {
 }
 
 /** A disk operation: the node stays busy while the disk is written, then the disk is ready. */
-function diskOperation(kind: DiskOp, transition: TransitionKind, onFail: (job: JobContext) => Promise<void>): OperationHandler {
+function diskOperation(
+  kind: DiskOp,
+  transition: TransitionKind,
+  onFail: (job: JobContext) => Promise<void>,
+  work?: (job: PrepareContext) => Promise<void>,
+): OperationHandler {
   const done = kind === NODE_OPS.diskDelete ? dropDisk : markReady;
   return {
     kind,
     transition,
+    ...(work && { work }),
     async finish(job) {
       await done(job);
       await release(job, kind);
@@ -58,12 +65,17 @@ function diskOperation(kind: DiskOp, transition: TransitionKind, onFail: (job: J
 
 export const diskOperations: readonly OperationHandler[] = [
   // A disk that could not be written is removed; a resize or delete that failed leaves the disk usable.
-  diskOperation(NODE_OPS.diskCreate, 'disk_create', dropDisk),
+  diskOperation(NODE_OPS.diskCreate, 'disk_create', dropDisk, makeDisk),
   diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk),
   diskOperation(NODE_OPS.diskResize, 'disk_resize', markReady),
-  diskOperation(NODE_OPS.diskDelete, 'disk_delete', async (job) => {
-    const { accountId, now } = jobTarget(job);
-    await updateDiskRow(job.trx, accountId, Number(job.payload.diskId), { status: 'ready', updated: now });
-  }),
+  diskOperation(
+    NODE_OPS.diskDelete,
+    'disk_delete',
+    async (job) => {
+      const { accountId, now } = jobTarget(job);
+      await updateDiskRow(job.trx, accountId, Number(job.payload.diskId), { status: 'ready', updated: now });
+    },
+    removeDisk,
+  ),
   diskOperation(NODE_OPS.diskPassword, 'node_password', async () => {}),
 ];

@@ -7,9 +7,10 @@ import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { type EventSpec, recordEvent } from '../../events/event.service.ts';
+import { assertDiskFits } from '../compute/host-capacity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
-import { checkDeployment, recordDeployment } from '../node-deploy.ts';
+import { checkDeployment, deployPayload, recordDeployment } from '../node-deploy.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { type DiskRow, findDisk, insertDisk, listDisks, sumDiskSizes, updateDiskRow } from './disk.repository.ts';
 import type { CreateDisk, Disk, Filesystem, UpdateDisk } from './disk.schema.ts';
@@ -108,6 +109,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
   }
+  await assertDiskFits(ctx, body.size, 'size');
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(node);
@@ -126,7 +128,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       node,
       action: 'disk_create',
       kind: NODE_OPS.diskCreate,
-      payload: { diskId: disk.id },
+      payload: { diskId: disk.id, deploy: deployment ? deployPayload(deployment) : null },
       secondary: diskSecondary(disk),
     });
     return diskRowToDisk(disk);

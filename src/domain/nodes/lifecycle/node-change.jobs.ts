@@ -3,6 +3,7 @@ import type { Database } from '../../../db/database.ts';
 import type { JobContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
 import { moveNodeAddresses } from '../../networking/node-addresses.service.ts';
+import { buildMachine } from '../compute/machine-work.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import { findDisks, markNodeDisksReady, updateDiskRow } from '../disks/disk.repository.ts';
@@ -89,6 +90,7 @@ export const nodeChangeOperations: readonly OperationHandler[] = [
     to: (job) => (job.payload.booted === false ? 'offline' : 'running'),
     failTo: 'offline',
     finish: disksWritten,
+    work: buildMachine,
   }),
   nodeTransition({ kind: NODE_OPS.rescue, transition: 'node_rescue', from: 'rebooting', to: () => 'running', failTo: 'offline' }),
 ];

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Context } from '../../../context.ts';
+import type { Database } from '../../../db/database.ts';
 import { inTransaction } from '../../../db/transaction.ts';
 import { ApiError, fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
@@ -37,24 +39,32 @@ export async function powerOffUnexpectedly(ctx: Context, nodeId: number): Promis
         `Node ${nodeId} is ${node.busy ? `busy (${node.busy})` : node.status}; only a running node can power off`,
       );
     }
-    const nowMs = ctx.clock.nowMs();
-    const offline = await updateNodeRow(trx, node.account_id, node.id, { status: 'offline', updated: toTimestamp(nowMs) });
-    if (offline.watchdog_enabled !== 1) return { watchdogBoot: false };
-    const decision = watchdogDecision(JSON.parse(offline.watchdog_boots) as number[], nowMs);
-    if (!decision.boot) return { watchdogBoot: false };
-    let configId: number;
-    try {
-      configId = await chooseBootConfig(trx, offline, null);
-    } catch (err) {
-      if (err instanceof ApiError) return { watchdogBoot: false };
-      throw err;
-    }
+    return nodePoweredOff(trx, ctx, node);
+  });
+}
+
+/**
+ * A running, settled node is found powered off (a fault, or its machine stopped by itself): it is
+ * `offline`, and the watchdog boots it as powerOffUnexpectedly says. In the caller's transaction.
+ */
+export async function nodePoweredOff(trx: Kysely<Database>, ctx: Context, node: NodeRow): Promise<PowerOffOutcome> {
+  const nowMs = ctx.clock.nowMs();
+  const offline = await updateNodeRow(trx, node.account_id, node.id, { status: 'offline', updated: toTimestamp(nowMs) });
+  if (offline.watchdog_enabled !== 1) return { watchdogBoot: false };
+  const decision = watchdogDecision(JSON.parse(offline.watchdog_boots) as number[], nowMs);
+  if (!decision.boot) return { watchdogBoot: false };
+  try {
+    const configId = await chooseBootConfig(trx, offline, null);
     await issueBoot(trx, ctx, operatorIn(node.account_id), offline, configId, {
       action: 'lassie_reboot',
       values: { watchdog_boots: JSON.stringify(decision.boots) },
     });
-    return { watchdogBoot: true };
-  });
+  } catch (err) {
+    // No config to choose, or no memory left for it: the node stays offline.
+    if (err instanceof ApiError) return { watchdogBoot: false };
+    throw err;
+  }
+  return { watchdogBoot: true };
 }
 
 /** Platform maintenance takes the node down: `stopped`, whatever it was doing; it is booted again by the user. */

@@ -6,6 +6,7 @@ import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { type Actor, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
+import { assertMemoryFits } from '../compute/host-capacity.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeFor } from '../node-access.ts';
@@ -49,6 +50,7 @@ export async function issueBoot(
   configId: number,
   spec: { action: EventAction; values?: { watchdog_boots: string } },
 ): Promise<void> {
+  await assertMemoryFits(db, ctx, { typeId: node.type, nodeId: node.id });
   await claimSettledNode(db, node, {
     busy: 'node_boot',
     status: 'booting',

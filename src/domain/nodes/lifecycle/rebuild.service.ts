@@ -4,13 +4,15 @@ import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { releaseStackScriptDeployment } from '../../stackscripts/stackscript-deploy.ts';
+import { assertMemoryFits } from '../compute/host-capacity.ts';
 import { deleteConfigsOfNode, findConfigs } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
-import { deleteDisksOfNode } from '../disks/disk.repository.ts';
+import { deleteDisksOfNode, findDisks } from '../disks/disk.repository.ts';
 import { findNode } from '../node.repository.ts';
 import type { Node } from '../node.schema.ts';
 import { toNode } from '../node.service.ts';
 import { claimSettledNode, nodeFor } from '../node-access.ts';
+import { deployPayload } from '../node-deploy.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { buildNode, resolveNodeSource } from '../node-source.ts';
 import type { RebuildNode } from './node-change.schema.ts';
@@ -34,6 +36,8 @@ export async function rebuildNode(ctx: Context, principal: Principal, nodeId: nu
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     const configs = await findConfigs(trx, node.account_id, node.id);
     const kept = configs.find((c) => c.id === node.last_booted_config_id) ?? configs[0];
+    if (body.booted !== false) await assertMemoryFits(trx, ctx, { typeId: node.type, nodeId: node.id });
+    const oldDisks = (await findDisks(trx, node.account_id, node.id)).map((d) => d.id);
     await claimSettledNode(trx, node, {
       busy: REBUILD_BUSY,
       status: 'rebuilding',
@@ -52,7 +56,7 @@ export async function rebuildNode(ctx: Context, principal: Principal, nodeId: nu
       node,
       action: 'node_rebuild',
       kind: NODE_OPS.rebuild,
-      payload: { configId, booted: body.booted ?? true },
+      payload: { configId, booted: body.booted ?? true, deploy: deployPayload(source.deployment), oldDisks },
     });
     return toNode(trx, ctx, (await findNode(trx, node.account_id, node.id)) ?? node);
   });

@@ -1,0 +1,113 @@
+import type { ComputeDriver, DeploySettings, DiskFilesystem, DiskSpec } from '../../../compute/driver.ts';
+import type { PrepareContext } from '../../../jobs/handler.ts';
+import { imageFiles } from '../../images/image-files.ts';
+import { findConfig } from '../configs/config.repository.ts';
+import { type DiskRow, findDisk, findDisks } from '../disks/disk.repository.ts';
+import { findNode, type NodeRow } from '../node.repository.ts';
+import type { DeployPayload } from '../node-deploy.ts';
+import { diskKey, machineKey } from './compute-keys.ts';
+import { machineInterfaces, machineSpecOf } from './machine-spec.ts';
+
+/**
+ * The real work of node and disk operations when nodes run on a compute driver (operation.ts calls
+ * it before the finish phase's transaction). Each step may run again after a crash, so each is
+ * safe to repeat: a machine found running is not deployed over, a disk is written whole again.
+ */
+
+/** Under software emulation a Debian guest takes about 25 s to answer; a slow host may take several times that. */
+const BOOT_TIMEOUT_MS = 5 * 60_000;
+/** How long a guest has to power off after the ACPI button before it is forced off. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+
+function driverOf(job: PrepareContext): ComputeDriver {
+  const driver = job.ctx.compute;
+  if (driver === null) throw new Error('a real operation ran without a compute driver');
+  return driver;
+}
+
+/** The operation's node as it is now, or null when it has been deleted meanwhile (nothing left to do). */
+async function nodeOf(job: PrepareContext): Promise<NodeRow | null> {
+  return (await findNode(job.ctx.db, job.job.account_id ?? 0, Number(job.payload.nodeId))) ?? null;
+}
+
+function diskSpec(disk: DiskRow): DiskSpec {
+  return { key: diskKey(disk.id), sizeMb: disk.size, filesystem: disk.filesystem as DiskFilesystem };
+}
+
+async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployPayload): Promise<DeploySettings> {
+  const configId = job.payload.configId;
+  const config = typeof configId === 'number' ? await findConfig(job.ctx.db, node.account_id, node.id, configId) : undefined;
+  const interfaces = await machineInterfaces(job.ctx.db, node, config ?? null);
+  return {
+    hostname: node.label,
+    rootPasswordHash: deploy.rootPasswordCrypt,
+    authorizedKeys: deploy.authorizedKeys,
+    network: interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),
+    ...(deploy.firstBoot && { firstBoot: deploy.firstBoot }),
+  };
+}
+
+/** A disk as its row says: the image with the deploy settings when it was deployed from one, blank otherwise. */
+async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow): Promise<void> {
+  const driver = driverOf(job);
+  const deploy = job.payload.deploy as DeployPayload | null | undefined;
+  if (disk.image !== null && deploy) {
+    const image = await imageFiles(job.ctx, disk.image);
+    await driver.deployImage(diskSpec(disk), image, await settingsFor(job, node, deploy));
+  } else {
+    await driver.prepareDisk(diskSpec(disk));
+  }
+}
+
+/** Starts the node's machine from the job's config and waits for the guest to be up. */
+async function startMachine(job: PrepareContext, node: NodeRow): Promise<void> {
+  const config = await findConfig(job.ctx.db, node.account_id, node.id, Number(job.payload.configId));
+  if (!config) throw new Error(`config ${String(job.payload.configId)} of node ${node.id} is gone`);
+  const spec = await machineSpecOf(job.ctx.db, job.ctx, node, config);
+  await driverOf(job).start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
+}
+
+/** Provisioning (and rebuilding): the node's disks written, then its machine started unless created with `booted: false`. */
+export async function buildMachine(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (!node) return;
+  const driver = driverOf(job);
+  const key = machineKey(node.id);
+  // A rebuild replaces what ran before (done again after a crash, it writes the new disks again).
+  const oldDisks = job.payload.oldDisks as number[] | undefined;
+  if (oldDisks !== undefined) await driver.stop(key, { graceMs: 0 });
+  if ((await driver.state(key)) !== 'running') {
+    for (const id of oldDisks ?? []) await driver.deleteDisk(diskKey(id));
+    for (const disk of await findDisks(job.ctx.db, node.account_id, node.id)) await writeDisk(job, node, disk);
+  }
+  if (job.payload.booted !== false) await startMachine(job, node);
+}
+
+export async function bootMachine(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (node) await startMachine(job, node);
+}
+
+export async function rebootMachine(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (!node) return;
+  await driverOf(job).stop(machineKey(node.id), { graceMs: SHUTDOWN_GRACE_MS });
+  await startMachine(job, node);
+}
+
+export async function stopMachine(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (node) await driverOf(job).stop(machineKey(node.id), { graceMs: SHUTDOWN_GRACE_MS });
+}
+
+/** A disk created on its own (disk create): written from its image or blank. */
+export async function makeDisk(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (!node) return;
+  const disk = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
+  if (disk) await writeDisk(job, node, disk);
+}
+
+export async function removeDisk(job: PrepareContext): Promise<void> {
+  await driverOf(job).deleteDisk(diskKey(Number(job.payload.diskId)));
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { verify } from 'unixcrypt';
+import { needs } from '../helpers/system-tools.ts';
+import { REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+
+const ROOT_PASS = 'correct-Horse-battery-9';
+
+test(
+  'a node from the busybox image runs under QEMU with user networking: SSH with the key given at create, its hostname and password, reboot, a guest poweroff the watchdog boots again, shutdown, delete',
+  needs(...REAL_NODE_TOOLS),
+  async (t) => {
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
+    await cloud.cli('images', 'build', 'busybox');
+    const key = await sshKeyPair(t);
+
+    const created = await cloud.api('POST', '/v4/node/instances', {
+      type: 'g6-nanode-1',
+      region: 'us-east',
+      image: 'node/busybox',
+      label: 'node-one',
+      root_pass: ROOT_PASS,
+      authorized_keys: [key.publicKey],
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id: number = created.body.id;
+    const bootStarted = Date.now();
+    await cloud.waitForStatus(id, 'running');
+    t.diagnostic(`create to running: ${((Date.now() - bootStarted) / 1000).toFixed(1)} s`);
+
+    const ports = await cloud.api('GET', `/admin/nodes/${id}/ports`);
+    assert.equal(ports.status, 200, JSON.stringify(ports.body));
+    const ssh22 = ports.body.ports.find((p: { guest: number }) => p.guest === 22);
+    assert.ok(ssh22, JSON.stringify(ports.body));
+    assert.equal((await cloud.cli('admin', 'nodes', 'ports', String(id))).trim(), `22\t${ssh22.address}:${ssh22.host}`);
+    const target = { host: ssh22.address, port: ssh22.host, privateKey: key.privateKey };
+
+    assert.equal(await sshRun(target, 'hostname'), 'node-one\n');
+    const shadowHash = (await sshRun(target, 'grep ^root: /etc/shadow')).split(':')[1] ?? '';
+    assert.ok(verify(ROOT_PASS, shadowHash), `root's hash in /etc/shadow is not of the root_pass given: ${shadowHash}`);
+    const publicIp = (await cloud.api('GET', `/v4/node/instances/${id}`)).body.ipv4[0];
+    assert.match(await sshRun(target, 'ip -4 addr show eth0'), new RegExp(`inet ${publicIp.replaceAll('.', '\\.')}/24`));
+
+    // Reboot: the guest really goes down and comes up (a file in /run, a tmpfs, is gone).
+    await sshRun(target, 'touch /run/before-reboot');
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/reboot`, {})).status, 200);
+    await cloud.waitForStatus(id, 'running');
+    assert.equal(await sshRun(target, 'ls /run/before-reboot 2>/dev/null || echo gone'), 'gone\n');
+
+    // A guest that powers itself off goes offline, and the shutdown watchdog boots it again.
+    await sshRun(target, 'poweroff').catch(() => {});
+    await cloud.waitForStatus(id, 'booting', 60_000).catch(() => {});
+    await cloud.waitForStatus(id, 'running');
+    const events = await cloud.api('GET', '/v4/account/events?page_size=100');
+    const actions = events.body.data.filter((e: { entity: { id: number } | null }) => e.entity?.id === id).map((e: { action: string }) => e.action);
+    assert.ok(actions.includes('lassie_reboot'), `events of the node: ${actions.join(', ')}`);
+    assert.equal(await sshRun(target, 'hostname'), 'node-one\n');
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/shutdown`, {})).status, 200);
+    await cloud.waitForStatus(id, 'offline', 90_000);
+    await assert.rejects(sshRun(target, 'true', 3));
+
+    const disks = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
+    const diskDirs = disks.map((d) => path.join(cloud.dataDir, 'compute', 'disks', `disk-${d.id}`));
+    for (const dir of diskDirs) assert.ok(fs.existsSync(dir), `${dir} is missing`);
+    assert.equal((await cloud.api('DELETE', `/v4/node/instances/${id}`)).status, 200);
+    const deadline = Date.now() + 30_000;
+    while (diskDirs.some((dir) => fs.existsSync(dir)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    for (const dir of diskDirs) assert.ok(!fs.existsSync(dir), `${dir} outlived its node`);
+    assert.ok(!fs.existsSync(path.join(cloud.dataDir, 'compute', 'machines', `node-${id}`)));
+  },
+);

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ADMIN_TOKEN, tempDir } from './app.ts';
+import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
+import { systemTool } from './system-tools.ts';
+
+const run = promisify(execFile);
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+
+/** The tools a test of real nodes runs (QEMU, the image build, SSH). */
+export const REAL_NODE_TOOLS = ['qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'] as const;
+
+export interface RealCloud {
+  server: ServerProcess;
+  dataDir: string;
+  env: Record<string, string>;
+  /** A v4 or admin call with the bootstrap (admin) token; the body parsed when JSON. */
+  api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Runs `npx cumulo ...` against the same data dir and settings; its stdout. */
+  cli(...args: string[]): Promise<string>;
+  /** Waits until the node's status is `status` (failing the test after `timeoutMs`). */
+  waitForStatus(nodeId: number, status: string, timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * A server process with real nodes (CUMULO_COMPUTE=qemu) on a fresh data dir, its worker in the
+ * same process; `env` adds to or overrides the settings. Ended, machines and all, when the test ends.
+ */
+export async function startRealCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud> {
+  const dataDir = tempDir(t);
+  const settings: Record<string, string> = {
+    CUMULO_DATA_DIR: dataDir,
+    CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN,
+    CUMULO_ADMIN_TOKEN: ADMIN_TOKEN,
+    CUMULO_COMPUTE: 'qemu',
+    CUMULO_COMPUTE_MEMORY: '4096',
+    CUMULO_WORKER_POLL_MS: '50',
+    // Images are built once per machine and kept between runs, as the image tests do.
+    CUMULO_IMAGE_CACHE: path.join(os.tmpdir(), 'cumulo-compute-cache'),
+    ...env,
+  };
+  const server = await startServerProcess(settings);
+  t.after(async () => {
+    endProcess(server.child, false);
+    await server.exited;
+    await killMachinesUnder(dataDir);
+  });
+  const api = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+  const cli = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...settings, LOG_LEVEL: 'warn' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  };
+  const waitForStatus = async (nodeId: number, status: string, timeoutMs = 180_000) => {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      const res = await api('GET', `/v4/node/instances/${nodeId}`);
+      last = res.body?.status;
+      if (last === status) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.fail(`node ${nodeId} is ${last}, not ${status}, after ${timeoutMs / 1000} s:\n${server.output().slice(-4000)}`);
+  };
+  return { server, dataDir, env: settings, api, cli, waitForStatus };
+}
+
+/** Kills every QEMU process whose pid file is under the data dir: machines outlive the server by design. */
+export async function killMachinesUnder(dataDir: string): Promise<void> {
+  const machines = path.join(dataDir, 'compute', 'machines');
+  if (!fs.existsSync(machines)) return;
+  for (const key of fs.readdirSync(machines)) {
+    const pidFile = path.join(machines, key, 'pid');
+    if (!fs.existsSync(pidFile)) continue;
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** An ed25519 key pair in a temporary directory: the private key's path and the public key's text. */
+export async function sshKeyPair(t: TestContext): Promise<{ privateKey: string; publicKey: string }> {
+  const privateKey = path.join(tempDir(t), 'id_ed25519');
+  await run(systemTool('ssh-keygen'), ['-q', '-t', 'ed25519', '-N', '', '-C', 'cumulo-test', '-f', privateKey]);
+  return { privateKey, publicKey: fs.readFileSync(`${privateKey}.pub`, 'utf8').trim() };
+}
+
+/** Runs `command` on root@host:port over SSH with the key; rejects when SSH fails (refused, timed out, denied). */
+export async function sshRun(
+  target: { host: string; port: number; privateKey: string },
+  command: string,
+  connectTimeoutS = 20,
+): Promise<string> {
+  const { stdout } = await run(systemTool('ssh'), [
+    ...['-i', target.privateKey, '-p', String(target.port), '-o', 'BatchMode=yes', '-o', `ConnectTimeout=${connectTimeoutS}`],
+    ...['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'],
+    `root@${target.host}`,
+    command,
+  ]);
+  return stdout;
+}
