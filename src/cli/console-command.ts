@@ -59,7 +59,7 @@ function attach(url: string, nodeId: number): Promise<number> {
     };
     socket.onopen = () => {
       opened = true;
-      stderr.write(`Connected to the console of node ${nodeId}. Ctrl-] detaches.\r\n`);
+      stderr.write(`Connected to the console of node ${nodeId}. Ctrl-] detaches.\n`);
       if (stdin.isTTY) stdin.setRawMode(true);
       stdin.on('data', type);
       stdin.resume();
@@ -75,7 +75,7 @@ function attach(url: string, nodeId: number): Promise<number> {
         stderr.write('cumulo: the server refused the console connection\n');
         return resolve(1);
       }
-      stderr.write(detached ? '\r\nDetached.\r\n' : `\r\nConsole closed${event.reason ? `: ${event.reason}` : ''}.\r\n`);
+      stderr.write(detached ? '\nDetached.\n' : `\nConsole closed${event.reason ? `: ${event.reason}` : ''}.\n`);
       resolve(detached || event.code === 1000 ? 0 : 1);
     };
   });

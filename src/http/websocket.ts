@@ -18,6 +18,12 @@ const SEND_HIGH_WATER_BYTES = 1024 * 1024;
 export async function registerWebSockets(app: FastifyInstance, options: { maxMessageBytes: number }): Promise<void> {
   await app.register(websocket, {
     options: { maxPayload: options.maxMessageBytes, handleProtocols: (protocols) => chosenSubprotocol(protocols) },
+    // Instead of the plugin's close without a status, clients are told why (1001).
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'The server is shutting down');
+      this.websocketServer.close();
+      done();
+    },
   });
   // A handshake refused before the plugin's own hooks ran (by the auth check) would keep its socket:
   // nothing reads another request from it.

@@ -263,6 +263,19 @@ describe('node console over a WebSocket', () => {
     assert.equal(closed.code, 1009);
   });
 
+  test('open consoles are closed with 1001 when the server shuts down; the machine runs on', async (t) => {
+    const { app, machines, base } = await consoleApp(t, 'sqlite');
+    const node = await createEmptyNode(app);
+    machines.run(machineOf(node.id), ECHO_MACHINE);
+    const session = connect(await ticketUrl(base, node.id));
+    await session.opened;
+    await app.runtime.close();
+    const closed = await session.closed;
+    assert.equal(closed.code, 1001);
+    assert.equal(closed.reason, 'The server is shutting down');
+    assert.ok(machines.console(machineOf(node.id)));
+  });
+
   test('npx cumulo console: the ticket with CUMULO_TOKEN, the console on stdout, the reason of a refusal', async (t) => {
     const { app, machines, base } = await consoleApp(t, 'sqlite');
     const node = await createEmptyNode(app);
