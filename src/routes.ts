@@ -22,6 +22,7 @@ import { nodeTypeRoutes } from './domain/node-types/node-type.routes.ts';
 import { backupRoutes } from './domain/nodes/backups/backup.routes.ts';
 import { cloneRoutes } from './domain/nodes/clones/clone.routes.ts';
 import { configRoutes } from './domain/nodes/configs/config.routes.ts';
+import { nodeConsoleRoutes } from './domain/nodes/console/console.routes.ts';
 import { diskRoutes } from './domain/nodes/disks/disk.routes.ts';
 import { nodeChangeRoutes } from './domain/nodes/lifecycle/node-change.routes.ts';
 import { nodeLifecycleRoutes } from './domain/nodes/lifecycle/node-lifecycle.routes.ts';
@@ -63,6 +64,7 @@ export const v4Routes: FastifyPluginAsync = async (app) => {
   await app.register(cloneRoutes);
   await app.register(nodeChangeRoutes);
   await app.register(nodeStatsRoutes);
+  await app.register(nodeConsoleRoutes);
   await app.register(domainRoutes);
   await app.register(recordRoutes);
   await app.register(credentialRoutes);

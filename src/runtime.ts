@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { OperatorState } from './admin/operator-state.ts';
 import { buildApp } from './app.ts';
 import { FsBlobStore } from './blob/fs-blob-store.ts';
+import type { ComputeDriver } from './compute/driver.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
 import { BLOBS_DIR, secureDataDir } from './data-dir.ts';
@@ -39,6 +40,8 @@ export interface RuntimeOptions {
   jobHandlers?: readonly JobHandler[];
   /** Where serve's nameserver (CUMULO_DNS_LISTEN) finds its zones: the domains in the database unless told otherwise. */
   zoneSource?: (ctx: Context) => ZoneSource;
+  /** What runs nodes (tests); none by default: nodes are simulated. */
+  compute?: ComputeDriver;
 }
 
 export interface Runtime {
@@ -108,7 +111,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
       secrets,
       egress,
-      compute: null,
+      compute: options.compute ?? null,
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),

@@ -3,6 +3,7 @@ import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
 import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
 import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
 import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
+import { nodeConsole } from './console-command.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate, userSetPassword } from './identity-commands.ts';
 import { IMAGE_COMMANDS } from './image-commands.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   'user create': userCreate,
   'user set-password': userSetPassword,
   'token create': tokenCreate,
+  console: nodeConsole,
   'fault node-power-off': faultNodePowerOff,
   'fault node-maintenance': faultNodeMaintenance,
   'admin info': adminInfo,

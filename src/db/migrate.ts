@@ -19,6 +19,7 @@ import * as oauthAuthorizations from './migrations/0017-oauth-authorizations.ts'
 import * as jobConcurrencyKeys from './migrations/0018-job-concurrency-keys.ts';
 import * as managedServiceReprobes from './migrations/0019-managed-service-reprobes.ts';
 import * as oauthGrantFamilies from './migrations/0020-oauth-grant-families.ts';
+import * as consoleTickets from './migrations/0021-console-tickets.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -46,6 +47,7 @@ const STEPS: Record<string, Step> = {
   '0018-job-concurrency-keys': jobConcurrencyKeys,
   '0019-managed-service-reprobes': managedServiceReprobes,
   '0020-oauth-grant-families': oauthGrantFamilies,
+  '0021-console-tickets': consoleTickets,
 };
 
 class InCodeMigrations implements MigrationProvider {

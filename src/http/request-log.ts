@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const REDACTED = '[REDACTED]';
 
-/** Query parameters that carry a credential by their name: OAuth's access_token, keys, signatures, passwords. */
-const SECRET_PARAMETER = /token|secret|passw|signature|credential|api[-_]?key|^key$|^code$|^auth/i;
+/** Query parameters that carry a credential by their name: OAuth's access_token, keys, signatures, passwords, tickets. */
+const SECRET_PARAMETER = /token|secret|passw|signature|credential|ticket|api[-_]?key|^key$|^code$|^auth/i;
 
 function decoded(text: string): string {
   try {

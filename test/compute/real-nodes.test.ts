@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { verify } from 'unixcrypt';
-import { needs } from '../helpers/system-tools.ts';
 import { REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import { needs } from '../helpers/system-tools.ts';
 
 const ROOT_PASS = 'correct-Horse-battery-9';
 
@@ -54,7 +54,9 @@ test(
     await cloud.waitForStatus(id, 'booting', 60_000).catch(() => {});
     await cloud.waitForStatus(id, 'running');
     const events = await cloud.api('GET', '/v4/account/events?page_size=100');
-    const actions = events.body.data.filter((e: { entity: { id: number } | null }) => e.entity?.id === id).map((e: { action: string }) => e.action);
+    const actions = events.body.data
+      .filter((e: { entity: { id: number } | null }) => e.entity?.id === id)
+      .map((e: { action: string }) => e.action);
     assert.ok(actions.includes('lassie_reboot'), `events of the node: ${actions.join(', ')}`);
     assert.equal(await sshRun(target, 'hostname'), 'node-one\n');
 

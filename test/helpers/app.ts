@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { type Logger, pino } from 'pino';
+import type { ComputeDriver } from '../../src/compute/driver.ts';
 import { type ConfigOverrides, loadConfig } from '../../src/config.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { randomHex, systemRandom } from '../../src/random.ts';
@@ -31,6 +32,8 @@ export interface TestAppOptions {
   jobHandlers?: readonly JobHandler[];
   /** Where the app logs (silent unless given). */
   logger?: Logger;
+  /** What runs nodes; simulated nodes unless given. */
+  compute?: ComputeDriver;
 }
 
 export interface Reply {
@@ -98,6 +101,7 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
     ...(pgSchema ? { pgSchema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    ...(options.compute ? { compute: options.compute } : {}),
   });
   t.after(() => runtime.close());
   const app = runtime.app;

@@ -21,6 +21,7 @@ export interface RealCloud {
   dataDir: string;
   env: Record<string, string>;
   /** A v4 or admin call with the bootstrap (admin) token; the body parsed when JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
   api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Runs `npx cumulo ...` against the same data dir and settings; its stdout. */
   cli(...args: string[]): Promise<string>;

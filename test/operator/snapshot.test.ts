@@ -86,6 +86,7 @@ for (const dialect of DIALECTS) {
           '0018-job-concurrency-keys',
           '0019-managed-service-reprobes',
           '0020-oauth-grant-families',
+          '0021-console-tickets',
         ],
         blobs: 'by-key',
       });

@@ -26,6 +26,10 @@ describe('redactUrl', () => {
       `/v4/x?Token=${REDACTED}&API_KEY=${REDACTED}&password=${REDACTED}&X-Amz-Signature=${REDACTED}`,
     );
     assert.equal(redactUrl('/v4/x?access%5Ftoken=a&access_token'), `/v4/x?access%5Ftoken=${REDACTED}&access_token`);
+    assert.equal(
+      redactUrl('/v4/node/instances/1/console/connect?ticket=ab12'),
+      `/v4/node/instances/1/console/connect?ticket=${REDACTED}`,
+    );
     assert.equal(redactUrl('/uploads/images/0123abcd'), `/uploads/images/${REDACTED}`);
     assert.equal(redactUrl('//uploads//images/0123abcd/more?x=1'), `//uploads//images/${REDACTED}/${REDACTED}?x=1`);
     assert.equal(redactUrl('/uploads/%69mages/0123abcd'), `/uploads/%69mages/${REDACTED}`);
