@@ -1,12 +1,17 @@
+import {
+  BOOTED_MARKER,
+  FIRSTBOOT_DONE_FILE,
+  FIRSTBOOT_ENV_FILE,
+  FIRSTBOOT_FILE,
+  FIRSTBOOT_LOG,
+  NETWORK_FILE,
+} from './guest-contract.ts';
+
 /**
  * The files of the test image: a busybox initramfs that loads the virtio modules and switches to the
- * ext4 root, and a root whose busybox init brings up the network from /etc/cumulo/network, starts
- * dropbear and prints BOOTED_MARKER on the serial console once SSH listens.
+ * ext4 root, and a root whose busybox init follows the guest contract (guest-contract.ts): the
+ * interfaces from NETWORK_FILE, the first-boot script, BOOTED_MARKER on the serial console once SSH listens.
  */
-
-export const BOOTED_MARKER = 'cumulo: booted';
-/** What the initramfs prints, then powers off, when the kernel command line has `cumulo.probe`. */
-export const PROBE_MARKER = 'cumulo: probe ok';
 
 /** Loaded in this order: each after the modules it depends on. */
 export const INITRAMFS_MODULES = [
@@ -32,7 +37,6 @@ root=/dev/vda
 for arg in $($B cat /proc/cmdline); do
   case $arg in
     root=*) root=\${arg#root=} ;;
-    cumulo.probe) echo "${PROBE_MARKER}"; $B poweroff -f ;;
   esac
 done
 i=0
@@ -52,19 +56,33 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 mount -o remount,rw /
+mkdir -p /var/log
 hostname -F /etc/hostname
 ip link set lo up
-IPV4=10.0.2.15/24
-GATEWAY=10.0.2.2
-[ -f /etc/cumulo/network ] && . /etc/cumulo/network
-ip link set eth0 up
-ip addr add "$IPV4" dev eth0
-ip route add default via "$GATEWAY"
+INTERFACES=
+[ -f ${NETWORK_FILE} ] && . ${NETWORK_FILE}
+for i in $INTERFACES; do
+  eval "ipv4=\\$IPV4_$i gateway4=\\$GATEWAY4_$i ipv6=\\$IPV6_$i gateway6=\\$GATEWAY6_$i"
+  ip link set "$i" up
+  for address in $ipv4; do ip addr add "$address" dev "$i"; done
+  [ -n "$gateway4" ] && ip route add default via "$gateway4" dev "$i"
+  [ -n "$ipv6" ] && ip -6 addr add "$ipv6" dev "$i"
+  [ -n "$gateway6" ] && ip -6 route add default via "$gateway6" dev "$i"
+done
 acpid
 key=/etc/dropbear/dropbear_ed25519_host_key
 mkdir -p /etc/dropbear
 [ -f $key ] || dropbearkey -t ed25519 -f $key >/dev/null
 dropbear -r $key -P /run/dropbear.pid
+if [ -f ${FIRSTBOOT_FILE} ]; then
+  (
+    set -a
+    [ -f ${FIRSTBOOT_ENV_FILE} ] && . ${FIRSTBOOT_ENV_FILE}
+    set +a
+    ${FIRSTBOOT_FILE} >${FIRSTBOOT_LOG} 2>&1
+    mv ${FIRSTBOOT_FILE} ${FIRSTBOOT_DONE_FILE}
+  ) </dev/null &
+fi
 echo "${BOOTED_MARKER}"
 `;
 
@@ -97,5 +115,5 @@ export const ROOT_FILES: readonly { path: string; content: string; mode: number 
   { path: 'etc/shadow', content: 'root:*:20000:0:99999:7:::\n', mode: 0o600 },
   { path: 'etc/shells', content: '/bin/sh\n', mode: 0o644 },
   { path: 'etc/hostname', content: 'cumulo-test\n', mode: 0o644 },
-  { path: 'etc/cumulo/network', content: 'IPV4=10.0.2.15/24\nGATEWAY=10.0.2.2\n', mode: 0o644 },
+  { path: NETWORK_FILE.slice(1), content: "INTERFACES='eth0'\nIPV4_eth0='10.0.2.15/24'\nGATEWAY4_eth0='10.0.2.2'\n", mode: 0o644 },
 ];

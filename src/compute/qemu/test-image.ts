@@ -13,7 +13,7 @@ const ROOT_PACKAGES = ['busybox-static', 'dropbear-bin'];
 const KERNEL_PACKAGES = ['linux-image-cloud-amd64'];
 const DISK_SIZE = '64M';
 /** Bump when the build steps change in a way the hashed inputs do not show. */
-const RECIPE = 1;
+const RECIPE = 2;
 
 function recipeHash(): string {
   const inputs = JSON.stringify([RECIPE, SUITE, ROOT_PACKAGES, KERNEL_PACKAGES, DISK_SIZE, INITRAMFS_INIT, ROOT_FILES]);
