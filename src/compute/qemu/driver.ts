@@ -225,7 +225,8 @@ export class QemuDriver implements ComputeDriver {
       await this.#kill(machine);
     }
     await this.#ended.get(spec.key);
-    const what = result === 'gone' ? 'ended before its guest was up' : `was not up within ${options.timeoutMs / 1000} s and was stopped`;
+    const what =
+      result === 'gone' ? 'ended before its guest was up' : `was not up within ${options.timeoutMs / 1000} s and was stopped`;
     throw new Error(`machine ${spec.key} ${what}; the last lines of its console:\n${tail}`);
   }
 
@@ -234,7 +235,8 @@ export class QemuDriver implements ComputeDriver {
     const rootKey = spec.devices[spec.rootDevice];
     if (rootKey === null || rootKey === undefined) throw new Error(`machine ${spec.key} has no disk at its root device`);
     const files = diskFiles(this.#dir, rootKey);
-    if (!fs.existsSync(files.kernel)) throw new Error(`disk ${rootKey} carries no kernel: its image boots from its own bootloader`);
+    if (!fs.existsSync(files.kernel))
+      throw new Error(`disk ${rootKey} carries no kernel: its image boots from its own bootloader`);
     return {
       kernel: files.kernel,
       initrd: fs.existsSync(files.initrd) ? files.initrd : null,
@@ -333,11 +335,20 @@ export class QemuDriver implements ComputeDriver {
     const cpu = pid === null ? null : cpuSeconds(pid);
     if (cpu === null) return null;
     type BlockStats = { stats?: { rd_bytes?: number; wr_bytes?: number } }[];
-    const blocks = ((await this.#live.get(key)?.qmp?.execute('query-blockstats').catch(() => null)) ?? []) as BlockStats;
+    const blocks = ((await this.#live
+      .get(key)
+      ?.qmp?.execute('query-blockstats')
+      .catch(() => null)) ?? []) as BlockStats;
     const sum = (pick: (stats: NonNullable<BlockStats[number]['stats']>) => number | undefined) =>
       blocks.reduce((total, block) => total + (block.stats ? (pick(block.stats) ?? 0) : 0), 0);
     // Network counters need the host side of an interface (a tap); user networking has none.
-    return { cpuSeconds: cpu, diskReadBytes: sum((s) => s.rd_bytes), diskWriteBytes: sum((s) => s.wr_bytes), netInBytes: 0, netOutBytes: 0 };
+    return {
+      cpuSeconds: cpu,
+      diskReadBytes: sum((s) => s.rd_bytes),
+      diskWriteBytes: sum((s) => s.wr_bytes),
+      netInBytes: 0,
+      netOutBytes: 0,
+    };
   }
 
   applyFirewall(key: string, ruleset: string | null): Promise<void> {

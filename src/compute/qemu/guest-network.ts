@@ -10,7 +10,8 @@ function checked(settings: NetworkSettings): NetworkSettings {
     throw new Error(`network settings of ${JSON.stringify(settings.interface)}: ${what}`);
   };
   if (!/^[a-z][a-z0-9]{0,14}$/.test(settings.interface)) fail('not an interface name');
-  for (const address of settings.ipv4) if (parseAddressWithPrefix(address)?.version !== 4) fail(`not an IPv4 address: ${address}`);
+  for (const address of settings.ipv4)
+    if (parseAddressWithPrefix(address)?.version !== 4) fail(`not an IPv4 address: ${address}`);
   if (settings.gateway4 !== undefined && parseAddress(settings.gateway4)?.version !== 4) fail('gateway4 is not an IPv4 address');
   if (settings.ipv6 !== undefined && parseAddressWithPrefix(settings.ipv6)?.version !== 6) fail('ipv6 is not an IPv6 address');
   if (settings.gateway6 !== undefined && parseAddress(settings.gateway6)?.version !== 6) fail('gateway6 is not an IPv6 address');

@@ -115,5 +115,9 @@ export const ROOT_FILES: readonly { path: string; content: string; mode: number 
   { path: 'etc/shadow', content: 'root:*:20000:0:99999:7:::\n', mode: 0o600 },
   { path: 'etc/shells', content: '/bin/sh\n', mode: 0o644 },
   { path: 'etc/hostname', content: 'cumulo-test\n', mode: 0o644 },
-  { path: NETWORK_FILE.slice(1), content: "INTERFACES='eth0'\nIPV4_eth0='10.0.2.15/24'\nGATEWAY4_eth0='10.0.2.2'\n", mode: 0o644 },
+  {
+    path: NETWORK_FILE.slice(1),
+    content: "INTERFACES='eth0'\nIPV4_eth0='10.0.2.15/24'\nGATEWAY4_eth0='10.0.2.2'\n",
+    mode: 0o644,
+  },
 ];

@@ -32,7 +32,8 @@ function checkedMac(mac: string): string {
 export function slirpNetwork(iface: MachineInterface): { options: string; guest: string } {
   const first = iface.addresses?.ipv4[0];
   const parsed = first === undefined ? null : parseAddressWithPrefix(first);
-  if (parsed === null || parsed.version !== 4 || parsed.prefix > 29) return { options: `net=${DEFAULT_NET.net}`, guest: DEFAULT_NET.guest };
+  if (parsed === null || parsed.version !== 4 || parsed.prefix > 29)
+    return { options: `net=${DEFAULT_NET.net}`, guest: DEFAULT_NET.guest };
   const { network } = parsed;
   const inside = (value: bigint) => value > network.first && value < network.first + network.size - 1n;
   const gateway = iface.addresses?.gateway4 === undefined ? null : parseAddress(iface.addresses.gateway4);
