@@ -33,7 +33,7 @@ async function eventually(what: string, check: () => boolean | Promise<boolean>,
 }
 
 test(
-  'the qemu driver deploys the test image with its settings, boots it, is adopted by a second driver, reports a guest power-off, stops and destroys',
+  'the qemu driver deploys the test image with its settings, stops a guest not up in time, reports a crash, boots, is adopted by a second driver, reports a guest power-off, stops and destroys',
   needs('qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'),
   async (t) => {
     const image = await buildTestImage(path.join(os.tmpdir(), 'cumulo-compute-cache'));
@@ -102,6 +102,26 @@ test(
         { mac: 'f2:3c:91:00:00:02', purpose: 'vlan', vlan: 'backend', addresses: null },
       ],
     };
+    // A guest not up in time is stopped; one whose QEMU dies while it boots is a crash.
+    await assert.rejects(
+      first.start(spec, { timeoutMs: 300 }),
+      /machine node-1 was not up within 0\.3 s and was stopped; the last lines of its console:/,
+    );
+    assert.equal(await first.state(spec.key), 'stopped');
+    const files = machineFiles(dir, spec.key);
+    const crashing = first.start(spec, { timeoutMs: 120_000 });
+    await eventually(
+      'the kernel on the console',
+      () => fs.existsSync(files.consoleLog) && fs.readFileSync(files.consoleLog, 'utf8').includes('Linux version'),
+    );
+    process.kill(livePid(files.pid) ?? assert.fail('no QEMU running'), 'SIGKILL');
+    await assert.rejects(
+      crashing,
+      /machine node-1 ended before its guest was up; the last lines of its console:\n\[ *\d+\.\d+\] /,
+    );
+    assert.deepEqual(events.splice(0), [{ key: spec.key, kind: 'crashed' }]);
+    assert.equal(first.memoryFreeMb(), MEMORY_MB);
+
     let began = Date.now();
     await first.start(spec, { timeoutMs: 120_000 });
     t.diagnostic(`first boot: ${Date.now() - began} ms under ${accelerator.accel}`);

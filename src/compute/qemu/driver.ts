@@ -219,6 +219,7 @@ export class QemuDriver implements ComputeDriver {
     }
     const result = await machine.waitUp(options.timeoutMs);
     if (result === 'up') return;
+    if (result === 'released') throw new Error(`the driver was closed while machine ${spec.key} was starting`);
     const tail = machine.consoleTail(CONSOLE_LINES_IN_ERRORS);
     if (result === 'timeout') {
       machine.endAsked = true;

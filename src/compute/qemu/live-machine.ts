@@ -49,11 +49,12 @@ export class LiveMachine {
   #markGone!: () => void;
   #up: boolean;
   #recent = '';
-  #upWaiters = new Set<() => void>();
+  #upWaiters = new Set<(result: 'up' | 'released') => void>();
   #shutdownReason: string | null = null;
   #panicked = false;
   #watch: NodeJS.Timeout;
   #ended = false;
+  #released = false;
 
   private constructor(
     init: { key: string; pid: number; files: MachineFiles; memoryMb: number },
@@ -110,7 +111,7 @@ export class LiveMachine {
     this.#recent = (this.#recent + chunk.toString('latin1')).slice(-256);
     if (!showsUp(this.#recent)) return;
     this.#up = true;
-    for (const wake of this.#upWaiters) wake();
+    for (const wake of this.#upWaiters) wake('up');
   }
 
   #check(): void {
@@ -118,7 +119,7 @@ export class LiveMachine {
   }
 
   #end(): void {
-    this.release();
+    this.#disconnect();
     this.#markGone();
   }
 
@@ -129,16 +130,17 @@ export class LiveMachine {
     return 'crashed';
   }
 
-  /** Resolves once the guest is up, the machine gone, or the time is up. */
-  waitUp(timeoutMs: number): Promise<'up' | 'gone' | 'timeout'> {
+  /** Resolves once the guest is up, the machine gone, the time up, or the machine let go of. */
+  waitUp(timeoutMs: number): Promise<'up' | 'gone' | 'timeout' | 'released'> {
     if (this.#up) return Promise.resolve('up');
+    if (this.#released) return Promise.resolve('released');
     return new Promise((resolve) => {
-      const done = (result: 'up' | 'gone' | 'timeout') => {
+      const done = (result: 'up' | 'gone' | 'timeout' | 'released') => {
         clearTimeout(timer);
         this.#upWaiters.delete(wake);
         resolve(result);
       };
-      const wake = () => done('up');
+      const wake = (result: 'up' | 'released') => done(result);
       const timer = setTimeout(() => done('timeout'), timeoutMs);
       this.#upWaiters.add(wake);
       void this.gone.then(() => done(this.#up ? 'up' : 'gone'));
@@ -151,11 +153,17 @@ export class LiveMachine {
     return screen.toString('utf8').split(/\r?\n/).slice(-lines).join('\n');
   }
 
-  /** Lets go of the connections; the machine keeps running. */
-  release(): void {
+  #disconnect(): void {
     this.#ended = true;
     clearInterval(this.#watch);
     this.qmp?.close();
     this.console?.close();
+  }
+
+  /** Lets go of the connections; the machine keeps running. */
+  release(): void {
+    this.#released = true;
+    this.#disconnect();
+    for (const wake of this.#upWaiters) wake('released');
   }
 }
