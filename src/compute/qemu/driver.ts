@@ -13,14 +13,13 @@ import type {
   MachineSpec,
   MachineState,
 } from '../driver.ts';
-import { checkSocketPath, diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { DiskStore } from './disk-store.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
+import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
-import { guestDevice, type KernelBoot, qemuCommand } from './qemu-command.ts';
-import { cpuSeconds, killQemu, livePid, readPid } from './qemu-process.ts';
-import { run } from './run.ts';
+import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
 
 export interface QemuDriverOptions {
   /** The data dir's `compute` folder: `disks/<key>/` and `machines/<key>/`. */
@@ -163,8 +162,9 @@ export class QemuDriver implements ComputeDriver {
 
   /** Removes what a machine's process left (sockets, pid file, network); the console log and spec stay. */
   async #cleanUp(key: string, files: MachineFiles): Promise<void> {
-    for (const file of runtimeFilesOf(files)) fs.rmSync(file, { force: true });
-    await this.#network.detach(key).catch((err: unknown) => this.#log.error({ err, machine: key }, 'compute: detach failed'));
+    await removeRuntime(key, files, this.#network).catch((err: unknown) =>
+      this.#log.error({ err, machine: key }, 'compute: what a machine left could not all be removed'),
+    );
   }
 
   /** The machine of `key` this process holds or is starting, or one running that it takes hold of now. */
@@ -207,8 +207,9 @@ export class QemuDriver implements ComputeDriver {
   }
 
   async start(spec: MachineSpec, options: { timeoutMs: number }): Promise<void> {
-    let machine = await this.#machine(spec.key);
+    let machine = (await this.#machine(spec.key)) ?? (await this.#launching.get(spec.key)?.machine);
     if (!machine) {
+      // No await since the look-up above: a second start of the same machine waits for this launch.
       const launch = this.#launch(spec);
       this.#launching.set(spec.key, { memoryMb: spec.memoryMb, machine: launch });
       try {
@@ -231,55 +232,16 @@ export class QemuDriver implements ComputeDriver {
     throw new Error(`machine ${spec.key} ${what}; the last lines of its console:\n${tail}`);
   }
 
-  #kernelBoot(spec: MachineSpec): KernelBoot | null {
-    if (spec.boot === 'disk') return null;
-    const rootKey = spec.devices[spec.rootDevice];
-    if (rootKey === null || rootKey === undefined) throw new Error(`machine ${spec.key} has no disk at its root device`);
-    const files = diskFiles(this.#dir, rootKey);
-    if (!fs.existsSync(files.kernel))
-      throw new Error(`disk ${rootKey} carries no kernel: its image boots from its own bootloader`);
-    return {
-      kernel: files.kernel,
-      initrd: fs.existsSync(files.initrd) ? files.initrd : null,
-      root: guestDevice(spec.devices, spec.rootDevice),
-    };
-  }
-
   async #launch(spec: MachineSpec): Promise<LiveMachine> {
     const { accel } = await this.accelerator();
-    const files = machineFiles(this.#dir, spec.key);
-    checkSocketPath(files.qmp);
-    checkSocketPath(files.serial);
-    const disks = spec.devices.filter((key) => key !== null).map((key) => diskFiles(this.#dir, key).disk);
-    for (const disk of disks) if (!fs.existsSync(disk)) throw new Error(`machine ${spec.key}: no disk at ${disk}`);
-    const kernelBoot = this.#kernelBoot(spec);
-    fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
-    for (const file of [...runtimeFilesOf(files), files.consoleLog]) fs.rmSync(file, { force: true });
-    fs.writeFileSync(files.spec, JSON.stringify(spec), { mode: 0o600 });
-    const network = await this.#network.attach(spec);
-    try {
-      fs.writeFileSync(files.network, JSON.stringify(network), { mode: 0o600 });
-      const [program = '', ...args] = qemuCommand({ spec, accel, files, disks, kernelBoot, network });
-      await run(program, args, { timeoutMs: 60_000 });
-      const pid = readPid(files.pid);
-      if (pid === null) throw new Error(`QEMU wrote no pid file for machine ${spec.key}`);
-      const machine = await LiveMachine.connect({ key: spec.key, pid, files, memoryMb: spec.memoryMb }, true).catch(
-        async (error: unknown) => {
-          await killQemu(pid, files.pid);
-          throw error;
-        },
-      );
-      this.#hold(machine);
-      await machine.qmp?.execute('cont').catch(async (error: unknown) => {
-        machine.endAsked = true;
-        await this.#kill(machine);
-        throw error;
-      });
-      return machine;
-    } catch (error) {
-      if (!this.#live.has(spec.key)) await this.#cleanUp(spec.key, files);
+    const machine = await launchQemu(this.#dir, spec, accel, this.#network);
+    this.#hold(machine);
+    await machine.qmp?.execute('cont').catch(async (error: unknown) => {
+      machine.endAsked = true;
+      await this.#kill(machine);
       throw error;
-    }
+    });
+    return machine;
   }
 
   async #kill(machine: LiveMachine): Promise<void> {
