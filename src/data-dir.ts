@@ -12,9 +12,17 @@ export const PRIVATE_FILE_MODE = 0o600;
 export const DATABASE_FILE = 'cumulo.sqlite';
 export const BLOBS_DIR = 'blobs';
 export const SECRETS_DIR = 'secrets';
+/** Disks and machines of the qemu driver (src/compute/qemu). */
+export const COMPUTE_DIR = 'compute';
 
 /** Cumulo's own entries in the data dir (SQLite's companions included); anything else there is left alone. */
-const OWN_ENTRIES = [DATABASE_FILE, ...['-wal', '-shm', '-journal'].map((s) => DATABASE_FILE + s), BLOBS_DIR, SECRETS_DIR];
+const OWN_ENTRIES = [
+  DATABASE_FILE,
+  ...['-wal', '-shm', '-journal'].map((s) => DATABASE_FILE + s),
+  BLOBS_DIR,
+  SECRETS_DIR,
+  COMPUTE_DIR,
+];
 
 /** Makes a directory (and its missing parents) for the owner only. */
 export function makePrivateDir(dir: string): void {

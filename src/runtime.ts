@@ -24,6 +24,7 @@ import { stdoutLogger } from './logger.ts';
 import { EgressPolicy } from './net/egress.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
 import { type ServingParts, servingReadiness } from './readiness.ts';
+import { computeDriverFor, computeSummary, enqueueComputeEvent } from './runtime-compute.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
 import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
 
@@ -52,6 +53,8 @@ export interface Runtime {
   bootstrap: BootstrapResult | null;
   /** serve's authoritative nameserver, when CUMULO_DNS_LISTEN turns it on. */
   nameserver: RunningNameserver | null;
+  /** How nodes run (CUMULO_COMPUTE=qemu), for the start banner; null while they are simulated. */
+  computeSummary: string | null;
   /** Stops the nameserver after its in-flight answers, the worker after its current job, closes HTTP after in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -81,6 +84,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     dataDir: config.dataDir,
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
+  let compute: ComputeDriver | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.kind);
     if (applied.length) log.info({ applied }, 'database migrated');
@@ -96,6 +100,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       options.role === 'tool' ? `tool:${clock.offsetMs}:${randomHex(systemRandom, 8)}` : `start:${clock.offsetMs}`,
     );
     const egress = egressPolicyOf(config, options.role);
+    compute = options.compute ?? computeDriverFor(config, log);
     let worker: Worker | null = null;
     let drainer: Worker | null = null;
     const ctx: Context = {
@@ -111,7 +116,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       blobs: new FsBlobStore(path.join(config.dataDir, BLOBS_DIR)),
       secrets,
       egress,
-      compute: options.compute ?? null,
+      compute,
       operator,
       wakeWorker: () => worker?.wake(),
       runDueJobs: () => drainer?.drain() ?? Promise.resolve(0),
@@ -119,6 +124,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const handlers = [...jobHandlers(ctx.compute !== null), ...(options.jobHandlers ?? [])];
     drainer = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
+    // Compute belongs to the process that runs jobs: it adopts the machines left running and owns their events.
+    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker))
+      await compute?.open(enqueueComputeEvent(ctx));
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what
     // a request sees depends on the request sequence alone.
     if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker && !seeded)) {
@@ -145,14 +153,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       worker,
       bootstrap,
       nameserver,
+      computeSummary: computeSummary(config, compute),
       async close() {
         await nameserver?.close();
         await worker?.stop();
         await app?.close();
+        await compute?.close();
         await database.close();
       },
     };
   } catch (err) {
+    await compute?.close();
     await database.close();
     throw err;
   }

@@ -53,6 +53,7 @@ export const serve: Command = {
         fixedToken: config.bootstrapToken !== undefined,
         fixedPassword: config.bootstrapPassword !== undefined,
         consoleBuilt: consoleBuilt(),
+        compute: runtime.computeSummary,
       }),
     );
     if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);

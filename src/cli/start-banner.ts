@@ -9,6 +9,8 @@ export interface StartFacts {
   fixedToken: boolean;
   fixedPassword: boolean;
   consoleBuilt: boolean;
+  /** How nodes run when they are real (CUMULO_COMPUTE=qemu): `QEMU under TCG (why), user networking`. */
+  compute?: string | null;
 }
 
 /** How the console line tells the operator to sign in, when the banner itself does not show a password. */
@@ -35,6 +37,7 @@ export function startBanner(facts: StartFacts): string {
     `API document: ${address}/docs (OpenAPI: ${base}/openapi.json)`,
     `Web console: ${address}/${signInHint(facts, created)}`,
   ];
+  if (facts.compute) lines.push(`Nodes: ${facts.compute}`);
   if (created?.password) {
     lines.push(
       '',

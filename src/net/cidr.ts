@@ -102,3 +102,15 @@ export function prefixMask(version: 4 | 6, prefix: number): string {
   const all = (1n << BigInt(bits)) - 1n;
   return formatAddress(version, all ^ ((1n << BigInt(bits - prefix)) - 1n));
 }
+
+/** An interface's address with its prefix (`192.0.2.10/24`): host bits allowed, unlike parseCidr; null when it is not one. */
+export function parseAddressWithPrefix(text: string): { version: 4 | 6; value: bigint; prefix: number; network: Block } | null {
+  const match = /^([^/]+)\/(\d{1,3})$/.exec(text);
+  const address = match?.[1] === undefined ? null : parseAddress(match[1]);
+  if (!address || match?.[2] === undefined) return null;
+  const prefix = Number(match[2]);
+  const bits = address.version === 4 ? 32 : 128;
+  if (prefix > bits) return null;
+  const size = 1n << BigInt(bits - prefix);
+  return { ...address, prefix, network: blockAt(address.version, (address.value / size) * size, prefix) };
+}

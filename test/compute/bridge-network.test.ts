@@ -191,10 +191,14 @@ test(
 
     await writeExt4Files(disk, [
       { path: '/etc/hostname', content: 'bridge-node\n', mode: 0o644 },
-      { path: '/etc/cumulo/network', content: `IPV4=${ipv4}/24\nGATEWAY=100.64.${subnet}.1\n`, mode: 0o644 },
+      {
+        path: '/etc/network/interfaces.d/cumulo',
+        content: `auto eth0\niface eth0 inet static\n    address ${ipv4}/24\n    gateway 100.64.${subnet}.1\n`,
+        mode: 0o644,
+      },
       { path: '/root/.ssh/authorized_keys', content: fs.readFileSync(`${key}.pub`), mode: 0o600 },
     ]);
-    const { accel } = await chooseAccelerator(image);
+    const { accel } = await chooseAccelerator();
     const machine = startMachine({
       accel,
       memoryMb: 256,

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadCatalog } from '../../src/domain/catalog/catalog.ts';
 import { allocateAddress, poolOf } from '../../src/domain/networking/ipam.ts';
-import { formatAddress, parseAddress } from '../../src/net/cidr.ts';
+import { formatAddress, parseAddress, parseAddressWithPrefix } from '../../src/net/cidr.ts';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { catalogWith, createEmptyNode, nodeBody } from './helpers.ts';
@@ -30,6 +30,16 @@ test('address text: RFC 5952 for IPv6, round trips', () => {
   assert.equal(parseAddress('10.1.2.3')?.value, 0x0a010203n);
   assert.equal(parseAddress('10.1.2'), null);
   assert.equal(parseAddress('::ffff:1.2.3.4'), null);
+});
+
+test('an interface address keeps its host bits and knows its network', () => {
+  const v4 = parseAddressWithPrefix('192.0.2.10/24');
+  assert.equal(v4?.value, 0xc000020an);
+  assert.deepEqual([v4?.prefix, v4 && formatAddress(4, v4.network.first), v4?.network.size], [24, '192.0.2.0', 256n]);
+  const v6 = parseAddressWithPrefix('2001:db8::10/64');
+  assert.deepEqual([v6?.version, v6 && formatAddress(6, v6.network.first)], [6, '2001:db8::']);
+  for (const text of ['192.0.2.10', '192.0.2.10/33', 'x/24', '192.0.2.10/24/1'])
+    assert.equal(parseAddressWithPrefix(text), null, text);
 });
 
 test('pools: public /24 subnets skip .0, .1 and .255; private /17; SLAAC host parts', () => {

@@ -61,4 +61,14 @@ describe('start banner', () => {
       /^Web console: http:\/\/127\.0\.0\.1:8080\/ \(not built: run npm run build:console/m,
     );
   });
+
+  test('real nodes add how they run, after the console line', () => {
+    const compute = 'QEMU under TCG (no guest booted under KVM within 1 s), user networking';
+    assert.deepEqual(startBanner({ ...facts, compute }).split('\n'), [
+      ...HEAD,
+      'Web console: http://127.0.0.1:8080/',
+      `Nodes: ${compute}`,
+      '',
+    ]);
+  });
 });

@@ -1,15 +1,19 @@
 import type { TreeFile } from './build-steps.ts';
-import { BOOTED_MARKER, NETWORK_INTERFACES_DIR } from './guest.ts';
+import {
+  BOOTED_MARKER,
+  FIRST_BOOT_DONE,
+  FIRST_BOOT_ENV,
+  FIRST_BOOT_LOG,
+  FIRST_BOOT_SCRIPT,
+  NETWORK_INTERFACES_DIR,
+} from './guest.ts';
 
 /**
  * The files of the busybox image: a busybox initramfs that loads the virtio modules and switches to the
  * ext4 root, and a root whose busybox init brings up the network from the static ifupdown stanzas
- * under /etc/network/interfaces.d (else from /etc/cumulo/network, else 10.0.2.15/24 via 10.0.2.2), starts
- * dropbear and prints BOOTED_MARKER on the serial console once SSH listens.
+ * under /etc/network/interfaces.d (else 10.0.2.15/24 via 10.0.2.2), starts dropbear, prints BOOTED_MARKER
+ * on the serial console once SSH listens and runs the first-boot script, if any, once in the background.
  */
-
-/** What the initramfs prints, then powers off, when the kernel command line has `cumulo.probe`. */
-export const PROBE_MARKER = 'cumulo: probe ok';
 
 /** Loaded in this order: each after the modules it depends on. */
 export const INITRAMFS_MODULES = [
@@ -35,7 +39,6 @@ root=/dev/vda
 for arg in $($B cat /proc/cmdline); do
   case $arg in
     root=*) root=\${arg#root=} ;;
-    cumulo.probe) echo "${PROBE_MARKER}"; $B poweroff -f ;;
   esac
 done
 i=0
@@ -55,23 +58,30 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 mount -o remount,rw /
+mkdir -p /var/log
 hostname -F /etc/hostname
 ip link set lo up
 if ls ${NETWORK_INTERFACES_DIR}/* >/dev/null 2>&1; then
   awk -f /usr/lib/cumulo/ifupdown.awk ${NETWORK_INTERFACES_DIR}/* | sh
 else
-  IPV4=10.0.2.15/24
-  GATEWAY=10.0.2.2
-  [ -f /etc/cumulo/network ] && . /etc/cumulo/network
   ip link set eth0 up
-  ip addr add "$IPV4" dev eth0
-  ip route add default via "$GATEWAY"
+  ip addr add 10.0.2.15/24 dev eth0
+  ip route add default via 10.0.2.2
 fi
 acpid
 key=/etc/dropbear/dropbear_ed25519_host_key
 mkdir -p /etc/dropbear
 [ -f $key ] || dropbearkey -t ed25519 -f $key >/dev/null
 dropbear -r $key -P /run/dropbear.pid
+if [ -f ${FIRST_BOOT_SCRIPT} ]; then
+  mv ${FIRST_BOOT_SCRIPT} ${FIRST_BOOT_DONE}
+  (
+    set -a
+    [ -f ${FIRST_BOOT_ENV} ] && . ${FIRST_BOOT_ENV}
+    set +a
+    ${FIRST_BOOT_DONE} >>${FIRST_BOOT_LOG} 2>&1
+  ) </dev/null &
+fi
 echo "${BOOTED_MARKER}"
 `;
 
@@ -115,5 +125,4 @@ export const ROOT_FILES: readonly TreeFile[] = [
   { path: 'etc/shadow', content: 'root:*:20000:0:99999:7:::\n', mode: 0o600 },
   { path: 'etc/shells', content: '/bin/sh\n', mode: 0o644 },
   { path: 'etc/hostname', content: 'cumulo-test\n', mode: 0o644 },
-  { path: 'etc/cumulo/network', content: 'IPV4=10.0.2.15/24\nGATEWAY=10.0.2.2\n', mode: 0o644 },
 ];

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { run } from './run.ts';
 
-/** A file to place in an ext4 image; `mode` holds the permission bits only. Owned by root. */
-export type Ext4File = { path: string; content: string | Buffer; mode: number };
+/** A file to place in an ext4 image; `mode` holds the permission bits only. Owned by root unless told. */
+export type Ext4File = { path: string; content: string | Buffer; mode: number; uid?: number; gid?: number };
 
 function ancestors(file: string): string[] {
   const dirs: string[] = [];
@@ -19,6 +19,15 @@ function quoted(value: string): string {
 
 async function exists(image: string, file: string): Promise<boolean> {
   return (await run('debugfs', ['-R', `stat ${quoted(file)}`, image])).includes('Inode:');
+}
+
+/** The permission bits and owner of `file` in the image, or undefined when it is not there. */
+export async function statExt4File(image: string, file: string): Promise<{ mode: number; uid: number; gid: number } | undefined> {
+  const stat = await run('debugfs', ['-R', `stat ${quoted(file)}`, image]);
+  const mode = /Mode:\s+0?([0-7]+)/.exec(stat)?.[1];
+  const owner = /User:\s+(\d+)\s+Group:\s+(\d+)/.exec(stat);
+  if (mode === undefined || owner?.[1] === undefined || owner[2] === undefined) return undefined;
+  return { mode: Number.parseInt(mode, 8) & 0o7777, uid: Number(owner[1]), gid: Number(owner[2]) };
 }
 
 /** The content of `file` in the image, or undefined when it is not there. */
@@ -48,8 +57,8 @@ export async function writeExt4Files(image: string, files: readonly Ext4File[]):
         `rm ${quoted(file.path)}`,
         `write ${quoted(source)} ${quoted(file.path)}`,
         `sif ${quoted(file.path)} mode 0${(0o100000 | file.mode).toString(8)}`,
-        `sif ${quoted(file.path)} uid 0`,
-        `sif ${quoted(file.path)} gid 0`,
+        `sif ${quoted(file.path)} uid ${file.uid ?? 0}`,
+        `sif ${quoted(file.path)} gid ${file.gid ?? 0}`,
       );
     });
     const script = path.join(staging, 'commands');

@@ -34,12 +34,17 @@ function diskSpec(disk: DiskRow): DiskSpec {
   return { key: diskKey(disk.id), sizeMb: disk.size, filesystem: disk.filesystem as DiskFilesystem };
 }
 
+/** A label as a host name: the characters a host name may not hold (`_`) become `-`. */
+function hostnameOf(label: string): string {
+  return label.replace(/[^A-Za-z0-9.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'node';
+}
+
 async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployPayload): Promise<DeploySettings> {
   const configId = job.payload.configId;
   const config = typeof configId === 'number' ? await findConfig(job.ctx.db, node.account_id, node.id, configId) : undefined;
   const interfaces = await machineInterfaces(job.ctx.db, node, config ?? null);
   return {
-    hostname: node.label,
+    hostname: hostnameOf(node.label),
     rootPasswordHash: deploy.rootPasswordCrypt,
     authorizedKeys: deploy.authorizedKeys,
     network: interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import { createGunzip } from 'node:zlib';
+
+const BLOCK = 64 * 1024;
+const ZEROS = Buffer.alloc(BLOCK);
+
+/**
+ * Unpacks a gzip file into `target`, leaving holes where whole 64 KiB blocks are zero: an uploaded
+ * disk image is mostly empty, and its file takes only what it holds.
+ */
+export async function gunzipSparse(source: string, target: string): Promise<void> {
+  const fd = fs.openSync(target, 'w', 0o600);
+  try {
+    let position = 0;
+    let pending = Buffer.alloc(0);
+    const flush = (block: Buffer) => {
+      if (!block.equals(ZEROS.subarray(0, block.length))) fs.writeSync(fd, block, 0, block.length, position);
+      position += block.length;
+    };
+    for await (const chunk of fs.createReadStream(source).pipe(createGunzip())) {
+      pending = Buffer.concat([pending, chunk as Buffer]);
+      let offset = 0;
+      for (; offset + BLOCK <= pending.length; offset += BLOCK) flush(pending.subarray(offset, offset + BLOCK));
+      pending = pending.subarray(offset);
+    }
+    flush(pending);
+    fs.ftruncateSync(fd, position);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

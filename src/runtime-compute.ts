@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { COMPUTE_EVENT_JOB, type ComputeEventJobPayload } from './compute/compute-event-job.ts';
+import type { ComputeDriver, ComputeEvent } from './compute/driver.ts';
+import { QemuDriver } from './compute/qemu/driver.ts';
+import { networkBackendFor } from './compute/qemu/network-for-config.ts';
+import type { Config } from './config.ts';
+import type { Context } from './context.ts';
+import { COMPUTE_DIR, makePrivateDir } from './data-dir.ts';
+import { enqueueJob } from './jobs/queue.ts';
+
+/** The compute driver CUMULO_COMPUTE names; null while nodes are simulated. */
+export function computeDriverFor(config: Config, log: Logger): QemuDriver | null {
+  if (config.compute !== 'qemu') return null;
+  const dir = path.join(config.dataDir, COMPUTE_DIR);
+  makePrivateDir(dir);
+  return new QemuDriver({ dir, network: networkBackendFor(config), memoryMb: config.computeMemoryMb, log });
+}
+
+/** Where the driver's events go: each a durable job, in its own transaction, for the worker to pick up. */
+export function enqueueComputeEvent(ctx: Context): (event: ComputeEvent) => void {
+  return (event) => {
+    const payload: ComputeEventJobPayload = { key: event.key, event: event.kind };
+    ctx.db
+      .transaction()
+      .execute((trx) => enqueueJob(trx, ctx.clock, { kind: COMPUTE_EVENT_JOB, payload: { ...payload } }))
+      .then(() => ctx.wakeWorker())
+      .catch((err: unknown) => ctx.log.error({ err, event }, 'compute: an event could not be queued'));
+  };
+}
+
+/** How nodes run, for the start banner: `QEMU under TCG (why), user networking`. */
+export function computeSummary(config: Config, driver: ComputeDriver | null): string | null {
+  if (!(driver instanceof QemuDriver)) return null;
+  const choice = driver.acceleratorChoice;
+  const accel = choice ? ` under ${choice.accel.toUpperCase()} (${choice.reason})` : '';
+  return `QEMU${accel}, ${config.nodeNetwork} networking`;
+}

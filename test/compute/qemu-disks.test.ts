@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import type { DeploySettings } from '../../src/compute/driver.ts';
+import { DiskStore, isExtFilesystem } from '../../src/compute/qemu/disk-store.ts';
+import { readExt4File, statExt4File } from '../../src/compute/qemu/ext4-settings.ts';
+import { tempDir } from '../helpers/app.ts';
+import { capturedLog } from '../helpers/log.ts';
+import { needs } from '../helpers/system-tools.ts';
+
+const exec = promisify(execFile);
+const MIB = 1024 * 1024;
+const HASH = '$6$salt$hash';
+
+const SETTINGS: DeploySettings = {
+  hostname: 'node-two',
+  rootPasswordHash: HASH,
+  authorizedKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDx root@laptop'],
+  network: [{ interface: 'eth0', ipv4: ['192.0.2.20/24'], gateway4: '192.0.2.1' }],
+  firstBoot: { script: '#!/bin/sh\ntrue\n', env: { NAME: "o'brien" } },
+};
+
+/** A small Debian-like root filesystem: /etc/shadow owned by group shadow (42), ifupdown's interfaces file. */
+async function debianLikeImage(dir: string): Promise<string> {
+  const root = path.join(dir, 'root');
+  fs.mkdirSync(path.join(root, 'etc/network'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'etc/shadow'), 'root:*:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n', { mode: 0o640 });
+  fs.chownSync(path.join(root, 'etc/shadow'), 0, 42);
+  fs.writeFileSync(path.join(root, 'etc/network/interfaces'), 'source /etc/network/interfaces.d/*\n');
+  fs.writeFileSync(path.join(root, 'etc/hosts'), '127.0.0.1 localhost\n127.0.1.1 debian\n');
+  const image = path.join(dir, 'image.ext4');
+  await exec('mke2fs', ['-q', '-t', 'ext4', '-d', root, image, '16M']);
+  return image;
+}
+
+async function blockCount(file: string): Promise<number> {
+  const { stdout } = await exec('dumpe2fs', ['-h', file], { encoding: 'utf8' });
+  return Number(/^Block count:\s+(\d+)/m.exec(stdout)?.[1]);
+}
+
+test(
+  'blank disks: sparse files, ext3 and ext4 made, swap formatted, raw left zero; a second prepare leaves the disk',
+  needs('mke2fs'),
+  async (t) => {
+    const dir = tempDir(t);
+    const store = new DiskStore(dir, capturedLog().logger);
+    for (const filesystem of ['ext3', 'ext4', 'swap', 'raw'] as const)
+      await store.prepare({ key: `d-${filesystem}`, sizeMb: 64, filesystem });
+    const file = (key: string) => path.join(dir, 'disks', key, 'disk.img');
+    for (const key of ['d-ext3', 'd-ext4', 'd-swap', 'd-raw']) assert.equal(fs.statSync(file(key)).size, 64 * MIB);
+    assert.ok(isExtFilesystem(file('d-ext3')) && isExtFilesystem(file('d-ext4')));
+    assert.match((await exec('dumpe2fs', ['-h', file('d-ext3')])).stdout, /has_journal/);
+    assert.doesNotMatch((await exec('dumpe2fs', ['-h', file('d-ext3')])).stdout, /extent/);
+    assert.equal(fs.readFileSync(file('d-swap')).subarray(4086, 4096).toString(), 'SWAPSPACE2');
+    assert.equal(fs.statSync(file('d-raw')).blocks, 0);
+    fs.writeFileSync(file('d-raw'), 'kept');
+    await store.prepare({ key: 'd-raw', sizeMb: 64, filesystem: 'raw' });
+    assert.equal(fs.readFileSync(file('d-raw'), 'utf8'), 'kept');
+    assert.equal(await store.fits(1), true);
+    await store.delete('d-raw');
+    await store.delete('d-raw');
+    assert.equal(fs.existsSync(path.join(dir, 'disks', 'd-raw')), false);
+    await assert.rejects(store.prepare({ key: '../x', sizeMb: 1, filesystem: 'raw' }), /not a compute key/);
+  },
+);
+
+test(
+  'deploying a gzip root filesystem grows it to the disk and writes every setting, keeping the owner of the files it replaces',
+  needs('mke2fs', 'debugfs'),
+  async (t) => {
+    const dir = tempDir(t);
+    const image = await debianLikeImage(dir);
+    const gz = path.join(dir, 'image.gz');
+    fs.writeFileSync(gz, gzipSync(fs.readFileSync(image)));
+    const kernel = path.join(dir, 'vmlinuz');
+    fs.writeFileSync(kernel, 'kernel');
+    const store = new DiskStore(path.join(dir, 'compute'), capturedLog().logger);
+    const disk = { key: 'disk-9', sizeMb: 48, filesystem: 'ext4' } as const;
+    await store.deploy(disk, { disk: gz, format: 'gzip', kernel }, SETTINGS);
+
+    const folder = path.join(dir, 'compute', 'disks', 'disk-9');
+    const file = path.join(folder, 'disk.img');
+    assert.equal(fs.statSync(file).size, 48 * MIB);
+    assert.equal((await blockCount(file)) * 1024, 48 * MIB, 'the filesystem fills the disk');
+    assert.equal(fs.readFileSync(path.join(folder, 'vmlinuz'), 'utf8'), 'kernel');
+    assert.equal(fs.existsSync(path.join(folder, 'initrd.img')), false);
+    assert.deepEqual(fs.readdirSync(folder).sort(), ['disk.img', 'vmlinuz']);
+
+    assert.equal(await readExt4File(file, '/etc/hostname'), 'node-two\n');
+    assert.equal(await readExt4File(file, '/etc/hosts'), '127.0.0.1 localhost\n127.0.1.1\tnode-two\n');
+    assert.equal(await readExt4File(file, '/etc/shadow'), `root:${HASH}:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n`);
+    assert.deepEqual(await statExt4File(file, '/etc/shadow'), { mode: 0o640, uid: 0, gid: 42 });
+    assert.match(
+      (await readExt4File(file, '/etc/network/interfaces')) ?? '',
+      /iface eth0 inet static\n {4}address 192\.0\.2\.20\/24\n {4}gateway 192\.0\.2\.1/,
+    );
+    assert.match((await readExt4File(file, '/etc/cumulo/network')) ?? '', /^IPV4_eth0='192\.0\.2\.20\/24'$/m);
+    assert.equal(await readExt4File(file, '/root/.ssh/authorized_keys'), `${SETTINGS.authorizedKeys[0]}\n`);
+    assert.deepEqual(await statExt4File(file, '/root/.ssh/authorized_keys'), { mode: 0o600, uid: 0, gid: 0 });
+    assert.deepEqual(await statExt4File(file, '/root/.ssh'), { mode: 0o700, uid: 0, gid: 0 });
+    assert.deepEqual(await statExt4File(file, '/etc/cumulo/firstboot'), { mode: 0o700, uid: 0, gid: 0 });
+    assert.equal(await readExt4File(file, '/etc/cumulo/firstboot.env'), "NAME='o'\\''brien'\n");
+
+    // Done again, it starts over: an image without a kernel leaves none, a raw image is copied sparse.
+    await store.deploy(disk, { disk: image, format: 'raw' }, { ...SETTINGS, firstBoot: undefined });
+    assert.deepEqual(fs.readdirSync(folder), ['disk.img']);
+    assert.equal(await readExt4File(file, '/etc/cumulo/firstboot'), undefined);
+    assert.ok(fs.statSync(file).blocks * 512 < (48 * MIB) / 2);
+
+    await assert.rejects(
+      store.deploy({ ...disk, sizeMb: 8 }, { disk: image, format: 'raw' }, SETTINGS),
+      /larger than the disk \(8 MB\)/,
+    );
+    assert.deepEqual(fs.readdirSync(folder), ['disk.img'], 'a failed deploy leaves the disk there was');
+    assert.equal(await readExt4File(file, '/etc/hostname'), 'node-two\n');
+  },
+);
+
+test(
+  'a whole-disk gzip image is unpacked sparse and grown, without settings, and the log says so',
+  needs('mke2fs'),
+  async (t) => {
+    const dir = tempDir(t);
+    const wholeDisk = Buffer.alloc(4 * MIB);
+    wholeDisk.write('partition table', 0);
+    wholeDisk.write('a partition', 2 * MIB);
+    const gz = path.join(dir, 'upload.img.gz');
+    fs.writeFileSync(gz, gzipSync(wholeDisk));
+    const { logger, lines } = capturedLog();
+    const store = new DiskStore(dir, logger);
+    await store.deploy({ key: 'disk-3', sizeMb: 16, filesystem: 'ext4' }, { disk: gz, format: 'gzip' }, SETTINGS);
+    const file = path.join(dir, 'disks', 'disk-3', 'disk.img');
+    const written = fs.readFileSync(file);
+    assert.equal(written.length, 16 * MIB);
+    assert.ok(written.subarray(0, 4 * MIB).equals(wholeDisk));
+    assert.ok(fs.statSync(file).blocks * 512 <= 256 * 1024, 'only the blocks with data take space');
+    assert.ok(lines.some((line) => line.includes('deployed without its settings') && line.includes('disk-3')));
+  },
+);
