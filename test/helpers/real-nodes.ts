@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +41,6 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     CUMULO_COMPUTE: 'qemu',
     CUMULO_COMPUTE_MEMORY: '4096',
     CUMULO_WORKER_POLL_MS: '50',
-    // Images are built once per machine and kept between runs, as the image tests do.
-    CUMULO_IMAGE_CACHE: path.join(os.tmpdir(), 'cumulo-compute-cache'),
     ...env,
   };
   const server = await startServerProcess(settings);
