@@ -84,7 +84,7 @@ export async function killMachinesUnder(dataDir: string): Promise<void> {
   const machines = path.join(dataDir, 'compute', 'machines');
   if (!fs.existsSync(machines)) return;
   for (const key of fs.readdirSync(machines)) {
-    const pidFile = path.join(machines, key, 'pid');
+    const pidFile = path.join(machines, key, 'qemu.pid');
     if (!fs.existsSync(pidFile)) continue;
     const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
     try {

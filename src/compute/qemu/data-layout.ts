@@ -34,6 +34,8 @@ export function machineFiles(dir: string, key: string) {
     consoleLog: path.join(folder, 'console.log'),
     spec: path.join(folder, 'spec.json'),
     network: path.join(folder, 'network.json'),
+    /** The host ports the machine was last given (user networking), given again at its next start when free. */
+    ports: path.join(folder, 'ports.json'),
   };
 }
 

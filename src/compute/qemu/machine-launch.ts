@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { MachineSpec } from '../driver.ts';
+import type { ForwardedPort, MachineSpec } from '../driver.ts';
 import { checkSocketPath, diskFiles, type MachineFiles, machineFiles, runtimeFilesOf } from './data-layout.ts';
 import type { Accelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
@@ -19,6 +19,15 @@ function bootFiles(dir: string, spec: MachineSpec): { disks: string[]; kernelBoo
   if (!fs.existsSync(root.kernel)) throw new Error(`disk ${rootKey} carries no kernel: its image boots from its own bootloader`);
   const initrd = fs.existsSync(root.initrd) ? root.initrd : null;
   return { disks, kernelBoot: { kernel: root.kernel, initrd, root: guestDevice(spec.devices, spec.rootDevice) } };
+}
+
+/** The ports the machine had when it last ran, so that a reboot keeps them. */
+function earlierPorts(files: MachineFiles): ForwardedPort[] {
+  try {
+    return JSON.parse(fs.readFileSync(files.ports, 'utf8')) as ForwardedPort[];
+  } catch {
+    return [];
+  }
 }
 
 /** Removes what a machine's process left (sockets, pid file, its network); the console log and spec stay. */
@@ -44,9 +53,10 @@ export async function launchQemu(
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
   for (const file of [...runtimeFilesOf(files), files.consoleLog]) fs.rmSync(file, { force: true });
   fs.writeFileSync(files.spec, JSON.stringify(spec), { mode: 0o600 });
-  const attached = await network.attach(spec);
+  const attached = await network.attach(spec, earlierPorts(files));
   try {
     fs.writeFileSync(files.network, JSON.stringify(attached), { mode: 0o600 });
+    fs.writeFileSync(files.ports, JSON.stringify(attached.ports), { mode: 0o600 });
     const [program = '', ...args] = qemuCommand({ spec, accel, files, disks, kernelBoot, network: attached });
     await run(program, args, { timeoutMs: 60_000 });
     const pid = readPid(files.pid);

@@ -17,8 +17,11 @@ export interface MachineNetwork {
  */
 export interface NetworkBackend {
   readonly mode: 'user' | 'bridge';
-  /** Makes what the machine's interfaces need (ports, taps, routes); for a key attached already, makes it again. */
-  attach(spec: MachineSpec): Promise<MachineNetwork>;
+  /**
+   * Makes what the machine's interfaces need (ports, taps, routes); for a key attached already, makes
+   * it again. `earlier`: the ports it had before, which it gets again where they are free.
+   */
+  attach(spec: MachineSpec, earlier?: readonly ForwardedPort[]): Promise<MachineNetwork>;
   /** Removes what `attach` made for the machine; nothing to remove is not an error. */
   detach(key: string): Promise<void>;
   /** Loads a node's rendered nftables ruleset for the machine's interfaces; null removes it. Bridge only. */

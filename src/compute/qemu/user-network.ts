@@ -19,6 +19,15 @@ function freeLocalPort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on `port` of 127.0.0.1 now. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, FORWARD_ADDRESS, () => server.close(() => resolve(true)));
+  });
+}
+
 function checkedMac(mac: string): string {
   if (!/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i.test(mac)) throw new Error(`not a MAC address: ${JSON.stringify(mac)}`);
   return mac;
@@ -70,15 +79,16 @@ export class UserNetwork implements NetworkBackend {
     this.#guestPorts = [...new Set([22, ...options.ports])];
   }
 
-  async #freshPort(): Promise<number> {
+  async #freshPort(wanted: number | undefined): Promise<number> {
     const taken = new Set([...this.#taken.values()].flat());
+    if (wanted !== undefined && !taken.has(wanted) && (await portIsFree(wanted))) return wanted;
     for (;;) {
       const port = await freeLocalPort();
       if (!taken.has(port)) return port;
     }
   }
 
-  async attach(spec: MachineSpec): Promise<MachineNetwork> {
+  async attach(spec: MachineSpec, earlier: readonly ForwardedPort[] = []): Promise<MachineNetwork> {
     this.#taken.delete(spec.key);
     const qemuArgs: string[] = [];
     const ports: ForwardedPort[] = [];
@@ -93,7 +103,7 @@ export class UserNetwork implements NetworkBackend {
       const slirp = slirpNetwork(iface);
       const forwards: string[] = [];
       for (const guest of this.#guestPorts) {
-        const host = await this.#freshPort();
+        const host = await this.#freshPort(earlier.find((p) => p.guest === guest)?.host);
         held.push(host);
         ports.push({ guest, host, address: FORWARD_ADDRESS });
         forwards.push(`,hostfwd=tcp:${FORWARD_ADDRESS}:${host}-${slirp.guest}:${guest}`);
