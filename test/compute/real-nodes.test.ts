@@ -74,3 +74,45 @@ test(
     assert.ok(!fs.existsSync(path.join(cloud.dataDir, 'compute', 'machines', `node-${id}`)));
   },
 );
+
+test(
+  'machines outlive the server: a kill -9 during a boot and another while running lose neither the boot nor the node, which the next server adopts and still drives',
+  needs(...REAL_NODE_TOOLS),
+  async (t) => {
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
+    await cloud.cli('images', 'build', 'busybox');
+    const key = await sshKeyPair(t);
+    const created = await cloud.api('POST', '/v4/node/instances', {
+      type: 'g6-nanode-1',
+      region: 'us-east',
+      image: 'node/busybox',
+      label: 'survivor',
+      root_pass: ROOT_PASS,
+      authorized_keys: [key.publicKey],
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id: number = created.body.id;
+    // The provisioning job is under way (or not yet claimed) when the server dies.
+    await cloud.restart();
+    await cloud.waitForStatus(id, 'running');
+
+    const ports = (await cloud.api('GET', `/admin/nodes/${id}/ports`)).body.ports as {
+      guest: number;
+      host: number;
+      address: string;
+    }[];
+    const ssh22 = ports.find((p) => p.guest === 22);
+    assert.ok(ssh22);
+    const target = { host: ssh22.address, port: ssh22.host, privateKey: key.privateKey };
+    const bootId = await sshRun(target, 'cat /proc/sys/kernel/random/boot_id');
+
+    await cloud.restart();
+    assert.equal((await cloud.api('GET', `/v4/node/instances/${id}`)).body.status, 'running');
+    assert.equal(await sshRun(target, 'cat /proc/sys/kernel/random/boot_id'), bootId, 'the guest was restarted with the server');
+    assert.deepEqual((await cloud.api('GET', `/admin/nodes/${id}/ports`)).body.ports, ports);
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/shutdown`, {})).status, 200);
+    await cloud.waitForStatus(id, 'offline', 90_000);
+    await assert.rejects(sshRun(target, 'true', 3));
+  },
+);

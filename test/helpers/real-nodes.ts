@@ -16,7 +16,10 @@ const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 
 export const REAL_NODE_TOOLS = ['qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'] as const;
 
 export interface RealCloud {
-  server: ServerProcess;
+  /** The server process now (a restart starts another). */
+  server(): ServerProcess;
+  /** Kills the server with SIGKILL (its machines run on) and starts another on the same data. */
+  restart(): Promise<void>;
   dataDir: string;
   env: Record<string, string>;
   /** A v4 or admin call with the bootstrap (admin) token; the body parsed when JSON. */
@@ -43,12 +46,17 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     CUMULO_WORKER_POLL_MS: '50',
     ...env,
   };
-  const server = await startServerProcess(settings);
+  let server = await startServerProcess(settings);
   t.after(async () => {
     endProcess(server.child, false);
     await server.exited;
     await killMachinesUnder(dataDir);
   });
+  const restart = async () => {
+    endProcess(server.child, false);
+    await server.exited;
+    server = await startServerProcess(settings);
+  };
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await fetch(`${server.baseUrl}${url}`, {
       method,
@@ -76,7 +84,7 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     }
     assert.fail(`node ${nodeId} is ${last}, not ${status}, after ${timeoutMs / 1000} s:\n${server.output().slice(-4000)}`);
   };
-  return { server, dataDir, env: settings, api, cli, waitForStatus };
+  return { server: () => server, restart, dataDir, env: settings, api, cli, waitForStatus };
 }
 
 /** Kills every QEMU process whose pid file is under the data dir: machines outlive the server by design. */
