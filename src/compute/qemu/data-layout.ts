@@ -34,6 +34,8 @@ export function machineFiles(dir: string, key: string) {
     consoleLog: path.join(folder, 'console.log'),
     spec: path.join(folder, 'spec.json'),
     network: path.join(folder, 'network.json'),
+    /** The node's rendered firewall, kept whether the machine runs or not, and loaded whenever it starts. */
+    firewall: path.join(folder, 'firewall.nft'),
   };
 }
 
