@@ -3,40 +3,33 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import type { DeploySettings, MachineSpec, NetworkSettings } from '../../src/compute/driver.ts';
 import { busybox } from '../../src/compute/images/busybox.ts';
 import { debian12 } from '../../src/compute/images/debian12.ts';
-import { BOOTED_MARKER, environmentFile } from '../../src/compute/images/guest.ts';
 import { type BootImage, buildImage } from '../../src/compute/images/recipe.ts';
-import { type Ext4File, readExt4File, writeExt4Files } from '../../src/compute/qemu/ext4-settings.ts';
-import { chooseAccelerator } from '../../src/compute/qemu/kvm.ts';
-import { type Accelerator, startMachine } from '../../src/compute/qemu/machine.ts';
-import { QmpClient } from '../../src/compute/qemu/qmp.ts';
+import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
+import { QemuDriver } from '../../src/compute/qemu/driver.ts';
+import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
+import { type AcceleratorChoice, chooseAccelerator } from '../../src/compute/qemu/kvm.ts';
+import { UserNetwork } from '../../src/compute/qemu/user-network.ts';
 import { publicImageKeys } from '../../src/domain/images/public-image-data.ts';
 import { tempDir } from '../helpers/app.ts';
-import { freePort } from '../helpers/server-process.ts';
+import { capturedLog } from '../helpers/log.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 import { cumulo, operatorApp } from '../operator/helpers.ts';
 
 const run = promisify(execFile);
 const TOOLS = needs('qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen');
-/** Two static addresses in QEMU's user network, a stanza each, as the deploy writes a node's addresses. */
-const ETH0 = [
-  'auto eth0',
-  'iface eth0 inet static',
-  '  address 10.0.2.15/24',
-  '  gateway 10.0.2.2',
-  'iface eth0 inet static',
-  '  address 10.0.2.16/24',
-  '',
-].join('\n');
+/** Two static addresses in QEMU's user network, as the deploy writes a node's addresses (a stanza each). */
+const ETH0: NetworkSettings = { interface: 'eth0', ipv4: ['10.0.2.15/24', '10.0.2.16/24'], gateway4: '10.0.2.2' };
+const KEY = 'node-1';
 
-let accelerator: Promise<Accelerator> | undefined;
+let accelerator: Promise<AcceleratorChoice> | undefined;
 /** KVM where a guest runs under it, TCG otherwise; probed once for the file. */
-function accel(): Promise<Accelerator> {
-  accelerator ??= buildImage(busybox)
-    .then(chooseAccelerator)
-    .then((choice) => choice.accel);
+function accel(): Promise<AcceleratorChoice> {
+  accelerator ??= buildImage(busybox).then(chooseAccelerator);
   return accelerator;
 }
 
@@ -59,44 +52,52 @@ async function assertBootImage(image: BootImage): Promise<void> {
   assert.equal(headOf(image.disk, 2, 1024 + 0x38).readUInt16LE(0), 0xef53, 'the disk holds an ext2/3/4 superblock');
 }
 
-/** A copy of the image's disk with `files` written in, and a key pair whose public half is root's authorized key. */
-async function deployCopy(t: TestContext, image: BootImage, files: readonly Ext4File[]) {
+/**
+ * The image deployed by the qemu driver with `settings` (root's key and ETH0 added) and booted with
+ * user networking: SSH through its forwarded port 22, and the machine's console log.
+ */
+async function boot(t: TestContext, image: BootImage, settings: Omit<DeploySettings, 'authorizedKeys' | 'network'>) {
+  let driver: QemuDriver | null = null;
+  // Before tempDir's own hook, which removes the pid file destroy reads.
+  t.after(async () => {
+    await driver?.destroy(KEY);
+    await driver?.close();
+  });
   const dir = tempDir(t);
-  const disk = path.join(dir, 'disk.img');
-  fs.copyFileSync(image.disk, disk);
   const key = path.join(dir, 'id_ed25519');
   await run(systemTool('ssh-keygen'), ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
-  await writeExt4Files(disk, [
-    { path: '/root/.ssh/authorized_keys', content: fs.readFileSync(`${key}.pub`), mode: 0o600 },
-    { path: '/etc/network/interfaces.d/eth0', content: ETH0, mode: 0o644 },
-    ...files,
-  ]);
-  return { dir, disk, key };
-}
-
-/** Boots the deployed disk (root=/dev/vda console=ttyS0, nothing else on the command line) with SSH forwarded. */
-async function boot(t: TestContext, image: BootImage, deployed: { dir: string; disk: string; key: string }) {
-  const port = await freePort();
-  const qmpSocket = path.join(deployed.dir, 'qmp.sock');
-  const accelerator = await accel();
-  const started = Date.now();
-  const machine = startMachine({
-    accel: accelerator,
-    memoryMb: 512,
-    kernel: image.kernel,
-    initrd: image.initrd,
-    append: 'root=/dev/vda console=ttyS0',
-    disks: [deployed.disk],
-    userNet: { forwards: [{ hostPort: port, guestPort: 22 }] },
-    qmpSocket,
+  const compute = path.join(dir, 'compute');
+  driver = new QemuDriver({
+    dir: compute,
+    network: new UserNetwork({ ports: [] }),
+    memoryMb: 1024,
+    log: capturedLog().logger,
+    accelerator: await accel(),
   });
-  t.after(() => machine.process.kill('SIGKILL'));
-  assert.ok(await machine.waitFor(BOOTED_MARKER, 180_000), `no "${BOOTED_MARKER}" on the console:\n${machine.console()}`);
+  const disk = { key: 'disk-1', sizeMb: Math.ceil(fs.statSync(image.disk).size / 1024 ** 2) + 64, filesystem: 'ext4' as const };
+  await driver.deployImage(
+    disk,
+    { disk: image.disk, format: 'raw', kernel: image.kernel, initrd: image.initrd },
+    { ...settings, authorizedKeys: [fs.readFileSync(`${key}.pub`, 'utf8')], network: [ETH0] },
+  );
+  const spec: MachineSpec = {
+    key: KEY,
+    region: 'us-east',
+    memoryMb: 512,
+    vcpus: 1,
+    devices: [disk.key],
+    rootDevice: 0,
+    boot: 'image',
+    interfaces: [{ mac: 'f2:3c:91:00:00:01', purpose: 'public', addresses: ETH0 }],
+  };
+  const started = Date.now();
+  await driver.start(spec, { timeoutMs: 180_000 });
   const bootedAfter = Date.now() - started;
+  const port = driver.ports(KEY).find((p) => p.guest === 22)?.host ?? assert.fail('no port forwarded to 22');
   const ssh = async (command: string) =>
     (
       await run(systemTool('ssh'), [
-        ...['-i', deployed.key, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=30'],
+        ...['-i', key, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=30'],
         ...['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'],
         'root@127.0.0.1',
         command,
@@ -106,7 +107,8 @@ async function boot(t: TestContext, image: BootImage, deployed: { dir: string; d
   t.diagnostic(
     `booted after ${(bootedAfter / 1000).toFixed(1)} s, SSH answered after ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
-  return { machine, ssh, qmpSocket };
+  const consoleLog = () => fs.readFileSync(machineFiles(compute, KEY).consoleLog, 'utf8');
+  return { driver, ssh, consoleLog };
 }
 
 describe('image recipes', TOOLS, () => {
@@ -117,7 +119,8 @@ describe('image recipes', TOOLS, () => {
     assert.match((await readExt4File(image.disk, '/etc/inittab')) ?? '', /ttyS0/);
     assert.deepEqual(await buildImage(busybox), image, 'found in the cache');
 
-    const { ssh } = await boot(t, image, await deployCopy(t, image, []));
+    const { ssh } = await boot(t, image, { hostname: 'node-bb', rootPasswordHash: null });
+    assert.equal(await ssh('hostname'), 'node-bb\n');
     const addresses = await ssh('ip -o -4 addr show dev eth0');
     assert.match(addresses, /10\.0\.2\.15\/24/);
     assert.match(addresses, /10\.0\.2\.16\/24/);
@@ -134,16 +137,11 @@ describe('image recipes', TOOLS, () => {
       'root is locked until the deploy sets a password',
     );
     const tricky = 'a "quoted" $HOME `tick` \\ backslash\nsecond line';
-    const deployed = await deployCopy(t, image, [
-      { path: '/etc/hostname', content: 'node-deb\n', mode: 0o644 },
-      {
-        path: '/etc/cumulo/firstboot',
-        content: '#!/bin/bash\necho "ran as $(whoami)"\nprintf %s "$TRICKY" >/root/tricky\n',
-        mode: 0o700,
-      },
-      { path: '/etc/cumulo/firstboot.env', content: environmentFile({ TRICKY: tricky }), mode: 0o600 },
-    ]);
-    const { machine, ssh, qmpSocket } = await boot(t, image, deployed);
+    const { driver, ssh, consoleLog } = await boot(t, image, {
+      hostname: 'node-deb',
+      rootPasswordHash: null,
+      firstBoot: { script: '#!/bin/bash\necho "ran as $(whoami)"\nprintf %s "$TRICKY" >/root/tricky\n', env: { TRICKY: tricky } },
+    });
 
     assert.equal(await ssh('hostname'), 'node-deb\n');
     assert.equal((await ssh('systemctl is-system-running --wait || systemctl --failed --no-legend')).trim(), 'running');
@@ -157,15 +155,16 @@ describe('image recipes', TOOLS, () => {
     assert.equal(await ssh('cat /var/log/cumulo-firstboot.log'), 'ran as root\n');
     assert.equal(await ssh('cat /root/tricky'), tricky);
     assert.equal(await ssh('ls /lib/modules'), `${(await ssh('uname -r')).trim()}\n`, "the modules are the booted kernel's");
-    assert.ok(await machine.waitFor('node-deb login:', 60_000), `no login prompt on the console:\n${machine.console()}`);
+    const deadline = Date.now() + 60_000;
+    while (!consoleLog().includes('node-deb login:') && Date.now() < deadline) await sleep(200);
+    assert.match(consoleLog(), /node-deb login:/, 'a login prompt on the console');
 
-    const qmp = await QmpClient.connect(qmpSocket);
-    await qmp.execute('system_powerdown');
-    let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([machine.exited, new Promise<'running'>((r) => (timer = setTimeout(r, 90_000, 'running')))]);
-    clearTimeout(timer);
-    qmp.close();
-    assert.equal(code, 0, `the guest did not power off:\n${machine.console().slice(-3000)}`);
+    // The ACPI power button: the guest powers itself off well within the grace, not forced off after it.
+    const grace = 90_000;
+    const asked = Date.now();
+    await driver.stop(KEY, { graceMs: grace });
+    assert.ok(Date.now() - asked < grace, 'the guest did not power off by itself');
+    assert.match(consoleLog().slice(-3000), /reboot: Power down/);
   });
 
   test('cumulo images build stores the build as blobs linked to the cache; cumulo images lists what is built', async (t) => {
