@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { verify } from 'unixcrypt';
 import { hostVethName, machineTable } from '../../src/compute/qemu/bridge-names.ts';
+import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
+import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { connectConsole } from '../helpers/console-client.ts';
 import { REAL_NODE_TOOLS, removeBridgeNamespace, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
@@ -71,6 +75,11 @@ test(
       devices: { nodes: [id] },
     });
     assert.equal(firewall.status, 200, JSON.stringify(firewall.body));
+    // Its apply job keeps it for the machine before the image is deployed and the machine started, which loads it.
+    const machine = machineFiles(path.join(cloud.dataDir, COMPUTE_DIR), `node-${id}`);
+    for (let i = 0; i < 100 && !fs.existsSync(machine.firewall); i += 1) await sleep(50);
+    assert.ok(fs.existsSync(machine.firewall), 'the firewall is kept for the machine');
+    assert.ok(!fs.existsSync(machine.pid), 'kept before the machine started');
     await cloud.waitForStatus(id, 'running');
     t.diagnostic(`create to running (bridge networking): ${((Date.now() - bootStarted) / 1000).toFixed(1)} s`);
 
@@ -81,6 +90,7 @@ test(
     assert.ok(await routedInto(netns, ipv6), `the host routes ${ipv6} into namespace ${netns}`);
     const target = { host: ipv4, port: 22, privateKey: key.privateKey };
     assert.equal(await tcpProbe(ipv4, 22), 'timeout', 'port 22 is filtered from the first boot');
+    assert.equal(await tcpProbe(ipv4, 80), 'timeout', 'the policy drops what no rule accepts');
 
     // The rules PUT queues the apply: SSH works once the job has loaded them.
     const putAt = Date.now();
@@ -102,7 +112,6 @@ test(
     for (let i = 0; i < 10 && overIpv6 === null; i += 1)
       overIpv6 = await sshRun({ ...target, host: ipv6 }, 'hostname', 3).catch(() => null);
     assert.equal(overIpv6, 'bridge-one\n', 'the host reaches the node over IPv6');
-    assert.equal(await tcpProbe(ipv4, 80), 'timeout', 'the policy drops what no rule accepts');
 
     // Reboot: the guest really goes down and comes up (a file in /run, a tmpfs, is gone), its firewall loaded again.
     await sshRun(target, 'touch /run/before-reboot');

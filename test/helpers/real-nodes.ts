@@ -39,6 +39,12 @@ export interface RealCloud {
  * same process; `env` adds to or overrides the settings. Ended, machines and all, when the test ends.
  */
 export async function startRealCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud> {
+  let endServer = async () => {};
+  // Added before tempDir's own hook, which removes the pid files killMachinesUnder reads: hooks run in the order they were added.
+  t.after(async () => {
+    await endServer();
+    await killMachinesUnder(dataDir);
+  });
   const dataDir = tempDir(t);
   const settings: Record<string, string> = {
     CUMULO_DATA_DIR: dataDir,
@@ -50,11 +56,10 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     ...env,
   };
   const server = await startServerProcess(settings);
-  t.after(async () => {
+  endServer = async () => {
     endProcess(server.child, false);
     await server.exited;
-    await killMachinesUnder(dataDir);
-  });
+  };
   const api = async (method: string, url: string, body?: unknown) => {
     const res = await fetch(`${server.baseUrl}${url}`, {
       method,
