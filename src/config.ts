@@ -61,6 +61,8 @@ export const ConfigSchema = Type.Object({
   compute: Type.Union([Type.Literal('simulated'), Type.Literal('qemu')]),
   /** How qemu nodes are networked: `user` (no privileges, ports forwarded to 127.0.0.1) or `bridge` (root: a bridge per region). */
   nodeNetwork: Type.Union([Type.Literal('user'), Type.Literal('bridge')]),
+  /** The network namespace bridge networking makes and holds the machines' bridges and taps in (`ip netns`). */
+  nodeNetns: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
   /** Memory (MB) the host gives running nodes altogether; a boot past it is refused. */
   computeMemoryMb: Type.Integer({ minimum: 64 }),
   /** Guest TCP ports forwarded to 127.0.0.1 in user networking, besides 22. */
@@ -123,6 +125,7 @@ export interface Config {
   readonly egressDeny?: readonly string[];
   readonly compute: 'simulated' | 'qemu';
   readonly nodeNetwork: 'user' | 'bridge';
+  readonly nodeNetns: string;
   readonly computeMemoryMb: number;
   readonly nodePorts: readonly number[];
   readonly inProcessWorker: boolean;
@@ -176,6 +179,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   egressDeny: 'CUMULO_EGRESS_DENY',
   compute: 'CUMULO_COMPUTE',
   nodeNetwork: 'CUMULO_NODE_NETWORK',
+  nodeNetns: 'CUMULO_NODE_NETNS',
   computeMemoryMb: 'CUMULO_COMPUTE_MEMORY',
   nodePorts: 'CUMULO_NODE_PORTS',
   inProcessWorker: 'CUMULO_WORKER',
@@ -290,6 +294,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     egressDeny: commaList(env.CUMULO_EGRESS_DENY),
     compute: env.CUMULO_COMPUTE || 'simulated',
     nodeNetwork: env.CUMULO_NODE_NETWORK || 'user',
+    nodeNetns: env.CUMULO_NODE_NETNS || 'cumulo',
     // Half the host's memory: the rest stays for the host and the server.
     computeMemoryMb: numberOr(env.CUMULO_COMPUTE_MEMORY, Math.floor(os.totalmem() / 2 / 1024 ** 2)),
     nodePorts: (commaList(env.CUMULO_NODE_PORTS) ?? []).map(Number),

@@ -14,7 +14,7 @@ export function computeDriverFor(config: Config, log: Logger): QemuDriver | null
   if (config.compute !== 'qemu') return null;
   const dir = path.join(config.dataDir, COMPUTE_DIR);
   makePrivateDir(dir);
-  return new QemuDriver({ dir, network: networkBackendFor(config), memoryMb: config.computeMemoryMb, log });
+  return new QemuDriver({ dir, network: networkBackendFor(config, log), memoryMb: config.computeMemoryMb, log });
 }
 
 /** Where the driver's events go: each a durable job, in its own transaction, for the worker to pick up. */
@@ -29,10 +29,11 @@ export function enqueueComputeEvent(ctx: Context): (event: ComputeEvent) => void
   };
 }
 
-/** How nodes run, for the start banner: `QEMU under TCG (why), user networking`. */
+/** How nodes run, for the start banner: `QEMU under TCG (why), user networking` (bridge: `in namespace cumulo`). */
 export function computeSummary(config: Config, driver: ComputeDriver | null): string | null {
   if (!(driver instanceof QemuDriver)) return null;
   const choice = driver.acceleratorChoice;
   const accel = choice ? ` under ${choice.accel.toUpperCase()} (${choice.reason})` : '';
-  return `QEMU${accel}, ${config.nodeNetwork} networking`;
+  const where = config.nodeNetwork === 'bridge' ? ` in namespace ${config.nodeNetns}` : '';
+  return `QEMU${accel}, ${config.nodeNetwork} networking${where}`;
 }

@@ -135,6 +135,9 @@ export interface ComputeDriver {
   console(key: string): MachineConsole | null;
   ports(key: string): readonly ForwardedPort[];
   counters(key: string): Promise<MachineCounters | null>;
-  /** Loads a rendered nftables ruleset for the machine's interfaces (bridge networking); null removes it. */
+  /**
+   * The node's rendered nftables ruleset for the machine's interfaces (null: none), kept whether the
+   * machine runs or not: loaded now when it runs, and at every start before the guest runs.
+   */
   applyFirewall(key: string, ruleset: string | null): Promise<void>;
 }

@@ -6,14 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import type { MachineSpec } from '../../src/compute/driver.ts';
-import { BOOTED_MARKER } from '../../src/compute/images/guest.ts';
+import type { MachineSpec, NetworkSettings } from '../../src/compute/driver.ts';
 import { interfaceAddresses } from '../../src/compute/qemu/bridge-addresses.ts';
 import { hostVethName, machineTable, regionBridgeName, tapName, vlanBridgeName } from '../../src/compute/qemu/bridge-names.ts';
 import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
-import { writeExt4Files } from '../../src/compute/qemu/ext4-settings.ts';
+import { QemuDriver } from '../../src/compute/qemu/driver.ts';
 import { chooseAccelerator } from '../../src/compute/qemu/kvm.ts';
-import { startMachine } from '../../src/compute/qemu/machine.ts';
 import { firewallText } from '../../src/compute/qemu/machine-nftables.ts';
 import { parseNodeRuleset } from '../../src/compute/qemu/node-ruleset.ts';
 import { buildTestImage } from '../../src/compute/qemu/test-image.ts';
@@ -107,28 +105,42 @@ test('an interface gives its gateways to the bridge, its addresses in the gatewa
 const ipJson = async <T>(args: string[]): Promise<T> => JSON.parse((await exec(systemTool('ip'), ['-j', ...args])).stdout) as T;
 
 test(
-  'bridge networking: the host reaches a guest at its own addresses, its firewall really filters them, statefully, a bad ruleset leaves the last one, and detach cleans up',
+  'bridge networking through the qemu driver: a kept firewall is loaded before the guest runs, the host reaches the guest at its own addresses, its firewall really filters them, statefully, a bad ruleset leaves the last one, and destroy cleans up',
   needs('qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen', 'nft', 'ip'),
   async (t) => {
     if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
-    const image = await buildTestImage(path.join(os.tmpdir(), 'cumulo-compute-cache'));
-    const dir = tempDir(t);
-    const disk = path.join(dir, 'disk.img');
-    fs.copyFileSync(image.disk, disk);
-    const key = path.join(dir, 'id_ed25519');
-    await exec(systemTool('ssh-keygen'), ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
-
     const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
     const network = new BridgeNetwork({ netns, log: capturedLog().logger });
-    let stopMachine = async () => {};
+    let driver: QemuDriver | null = null;
+    // Before tempDir's own hook, which removes the pid file destroy reads.
     t.after(async () => {
-      await stopMachine();
+      await driver?.destroy('node-1');
+      await driver?.close();
       await network.removeNamespace();
     });
+    const image = await buildTestImage(path.join(os.tmpdir(), 'cumulo-compute-cache'));
+    const dir = tempDir(t);
+    const key = path.join(dir, 'id_ed25519');
+    await exec(systemTool('ssh-keygen'), ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+    driver = new QemuDriver({
+      dir: path.join(dir, 'compute'),
+      network,
+      memoryMb: 1024,
+      log: capturedLog().logger,
+      accelerator: await chooseAccelerator(),
+    });
+    await driver.open(() => {});
 
     const subnet = randomInt(256);
     const ipv4 = `100.64.${subnet}.10`;
     const ipv6 = `2001:db8:${subnet.toString(16)}::f03c:91ff:fe12:3456`;
+    const eth0: NetworkSettings = {
+      interface: 'eth0',
+      ipv4: [`${ipv4}/24`],
+      gateway4: `100.64.${subnet}.1`,
+      ipv6: `${ipv6}/64`,
+      gateway6: 'fe80::1',
+    };
     const spec: MachineSpec = {
       key: 'node-1',
       region: 'us-test',
@@ -138,20 +150,22 @@ test(
       rootDevice: 0,
       boot: 'image',
       interfaces: [
-        {
-          mac: 'f2:3c:91:12:34:56',
-          purpose: 'public',
-          addresses: {
-            interface: 'eth0',
-            ipv4: [`${ipv4}/24`],
-            gateway4: `100.64.${subnet}.1`,
-            ipv6: `${ipv6}/64`,
-            gateway6: 'fe80::1',
-          },
-        },
+        { mac: 'f2:3c:91:12:34:56', purpose: 'public', addresses: eth0 },
         { mac: 'f2:3c:91:12:34:57', purpose: 'vlan', vlan: 'lab', addresses: null },
       ],
     };
+    await driver.deployImage(
+      { key: 'disk-1', sizeMb: 96, filesystem: 'ext4' },
+      { disk: image.disk, format: 'raw', kernel: image.kernel, initrd: image.initrd },
+      {
+        hostname: 'bridge-node',
+        rootPasswordHash: null,
+        authorizedKeys: [fs.readFileSync(`${key}.pub`, 'utf8')],
+        network: [eth0],
+      },
+    );
+
+    // What the driver's start attaches, seen before it: attached again, the same.
     const attached = await network.attach(spec);
     assert.deepEqual(await network.attach(spec), attached, 'attach again: the same machine network');
     assert.deepEqual(attached.launchPrefix, ['ip', 'netns', 'exec', netns]);
@@ -159,18 +173,10 @@ test(
     const tap0 = tapName('node-1', 0);
     const tap1 = tapName('node-1', 1);
     assert.deepEqual(attached.qemuArgs, [
-      ...[
-        '-netdev',
-        `tap,id=net0,ifname=${tap0},script=no,downscript=no`,
-        '-device',
-        'virtio-net-pci,netdev=net0,mac=f2:3c:91:12:34:56',
-      ],
-      ...[
-        '-netdev',
-        `tap,id=net1,ifname=${tap1},script=no,downscript=no`,
-        '-device',
-        'virtio-net-pci,netdev=net1,mac=f2:3c:91:12:34:57',
-      ],
+      ...['-netdev', `tap,id=net0,ifname=${tap0},script=no,downscript=no`],
+      ...['-device', 'virtio-net-pci,netdev=net0,mac=f2:3c:91:12:34:56'],
+      ...['-netdev', `tap,id=net1,ifname=${tap1},script=no,downscript=no`],
+      ...['-device', 'virtio-net-pci,netdev=net1,mac=f2:3c:91:12:34:57'],
     ]);
 
     // In the namespace: the public tap on the region's bridge with the gateways, the VLAN's tap on a bridge with no address.
@@ -189,30 +195,14 @@ test(
       assert.equal(route?.dev, hostVethName(netns), `the host routes ${address} into the namespace`);
     }
 
-    await writeExt4Files(disk, [
-      { path: '/etc/hostname', content: 'bridge-node\n', mode: 0o644 },
-      {
-        path: '/etc/network/interfaces.d/cumulo',
-        content: `auto eth0\niface eth0 inet static\n    address ${ipv4}/24\n    gateway 100.64.${subnet}.1\n`,
-        mode: 0o644,
-      },
-      { path: '/root/.ssh/authorized_keys', content: fs.readFileSync(`${key}.pub`), mode: 0o600 },
-    ]);
-    const { accel } = await chooseAccelerator();
-    const machine = startMachine({
-      accel,
-      memoryMb: 256,
-      kernel: image.kernel,
-      initrd: image.initrd,
-      append: 'console=ttyS0 root=/dev/vda rw quiet',
-      disks: [disk],
-      network: attached,
-    });
-    stopMachine = async () => {
-      machine.process.kill('SIGKILL');
-      await machine.exited;
-    };
-    assert.ok(await machine.waitFor(BOOTED_MARKER, 120_000), `no "${BOOTED_MARKER}" on the console:\n${machine.console()}`);
+    // A neighbour on the region's bridge (a namespace standing in for a second guest): its traffic is bridged, not routed.
+    const neighbour = `${netns}-n`;
+    t.after(() => exec(systemTool('ip'), ['netns', 'delete', neighbour]).catch(() => undefined));
+    await exec(systemTool('ip'), ['netns', 'add', neighbour]);
+    const veth = ['link', 'add', 'nbr', 'master', region, 'up', 'type', 'veth', 'peer', 'name', 'eth0', 'netns', neighbour];
+    await exec(systemTool('ip'), ['-n', netns, ...veth]);
+    await exec(systemTool('ip'), ['-n', neighbour, 'address', 'add', `100.64.${subnet}.20/24`, 'dev', 'eth0']);
+    await exec(systemTool('ip'), ['-n', neighbour, 'link', 'set', 'eth0', 'up']);
 
     /** The command's output over SSH from the host (or namespace `from`), or null when no connection is made within `timeoutS`. */
     const ssh = async (address: string, command: string, timeoutS = 30, from?: string): Promise<string | null> => {
@@ -227,38 +217,43 @@ test(
         throw error;
       }
     };
+
+    // A firewall given before the machine starts (inbound policy DROP, nothing for port 22): loaded before the guest runs.
+    await driver.applyFirewall('node-1', renderNftables(NODE, firewall({})));
+    await driver.start(spec, { timeoutMs: 120_000 });
+    assert.equal(await ssh(ipv4, 'hostname', 3), null, 'port 22 is filtered over IPv4 from the first boot');
+    assert.equal(await ssh(ipv4, 'hostname', 3, neighbour), null, 'port 22 is filtered on the bridge');
+
+    // TCP 22 accepted, outbound policy DROP: SSH works (its replies are established traffic), the guest starts nothing.
+    const sshOnly = renderNftables(NODE, firewall({ inbound: [SSH_FROM_ANYWHERE], outbound_policy: 'DROP' }));
+    await driver.applyFirewall('node-1', sshOnly);
     assert.equal(await ssh(ipv4, 'hostname'), 'bridge-node\n');
-    // A neighbour on the region's bridge (a namespace standing in for a second guest): its traffic is bridged, not routed.
-    const neighbour = `${netns}-n`;
-    t.after(() => exec(systemTool('ip'), ['netns', 'delete', neighbour]).catch(() => undefined));
-    await exec(systemTool('ip'), ['netns', 'add', neighbour]);
-    await exec(systemTool('ip'), [
-      '-n',
-      netns,
-      'link',
-      'add',
-      'nbr',
-      'master',
-      region,
-      'up',
-      'type',
-      'veth',
-      'peer',
-      'name',
-      'eth0',
-      'netns',
-      neighbour,
-    ]);
-    await exec(systemTool('ip'), ['-n', neighbour, 'address', 'add', `100.64.${subnet}.20/24`, 'dev', 'eth0']);
-    await exec(systemTool('ip'), ['-n', neighbour, 'link', 'set', 'eth0', 'up']);
     assert.equal(await ssh(ipv4, 'hostname', 30, neighbour), 'bridge-node\n');
-    // The test image configures IPv4 only: its IPv6 address and route are added here.
-    await ssh(ipv4, `ip -6 address add ${ipv6}/64 dev eth0 && ip -6 route add default via fe80::1 dev eth0`);
+    // The guest configures its IPv6 address from its stanza; duplicate address detection may still hold it.
     let overIpv6: string | null = null;
     for (let i = 0; i < 10 && overIpv6 === null; i += 1) overIpv6 = await ssh(ipv6, 'hostname', 3);
     assert.equal(overIpv6, 'bridge-node\n', 'the host reaches the guest over IPv6');
     const pingGateway = `ping -c 1 -W 3 100.64.${subnet}.1 >/dev/null && echo reached || echo unreachable`;
+    assert.equal(await ssh(ipv4, pingGateway), 'unreachable\n', 'outbound policy DROP stops what the guest starts');
+
+    // A ruleset nft refuses leaves the last one loaded, whole, and kept.
+    const listFirewall = async () =>
+      (await exec(systemTool('ip'), ['netns', 'exec', netns, systemTool('nft'), 'list', 'table', 'inet', machineTable('node-1')]))
+        .stdout;
+    const loaded = await listFirewall();
+    assert.match(loaded, /tcp dport 22 accept comment "firewall 3 inbound\[0\] ssh"/);
+    await assert.rejects(driver.applyFirewall('node-1', sshOnly.replaceAll('dport 22 ', 'dport 70000 ')), /firewall of node-1/);
+    assert.equal(await listFirewall(), loaded);
+    await assert.rejects(driver.applyFirewall('node-1', 'flush ruleset\n'), /not part of a node ruleset/);
+    assert.equal(await ssh(ipv4, 'hostname'), 'bridge-node\n');
+
+    await driver.applyFirewall('node-1', renderNftables(NODE, firewall({})));
+    assert.equal(await ssh(ipv6, 'hostname', 3), null, 'port 22 is filtered over IPv6');
+
+    // No firewall: everything passes again.
+    await driver.applyFirewall('node-1', null);
     assert.equal(await ssh(ipv4, pingGateway), 'reached\n');
+    assert.doesNotMatch(await listFirewall(), /comment "firewall/);
     // A guest sends only from its own addresses, firewall or not.
     assert.equal(
       await ssh(
@@ -268,38 +263,7 @@ test(
       'dropped\n',
     );
 
-    // Inbound policy DROP with no rule for port 22: the guest is out of reach on both families.
-    await network.applyFirewall('node-1', renderNftables(NODE, firewall({})));
-    assert.equal(await ssh(ipv4, 'hostname', 3), null, 'port 22 is filtered over IPv4');
-    assert.equal(await ssh(ipv6, 'hostname', 3), null, 'port 22 is filtered over IPv6');
-    assert.equal(await ssh(ipv4, 'hostname', 3, neighbour), null, 'port 22 is filtered on the bridge');
-
-    // TCP 22 accepted, outbound policy DROP: SSH works (its replies are established traffic), the guest starts nothing.
-    const sshOnly = renderNftables(NODE, firewall({ inbound: [SSH_FROM_ANYWHERE], outbound_policy: 'DROP' }));
-    await network.applyFirewall('node-1', sshOnly);
-    assert.equal(await ssh(ipv4, 'hostname'), 'bridge-node\n');
-    assert.equal(await ssh(ipv6, 'hostname'), 'bridge-node\n');
-    assert.equal(await ssh(ipv4, 'hostname', 30, neighbour), 'bridge-node\n');
-    assert.equal(await ssh(ipv4, pingGateway), 'unreachable\n', 'outbound policy DROP stops what the guest starts');
-
-    // A ruleset nft refuses leaves the last one loaded, whole.
-    const listFirewall = async () =>
-      (await exec(systemTool('ip'), ['netns', 'exec', netns, systemTool('nft'), 'list', 'table', 'inet', machineTable('node-1')]))
-        .stdout;
-    const loaded = await listFirewall();
-    assert.match(loaded, /tcp dport 22 accept comment "firewall 3 inbound\[0\] ssh"/);
-    await assert.rejects(network.applyFirewall('node-1', sshOnly.replaceAll('dport 22 ', 'dport 70000 ')), /firewall of node-1/);
-    assert.equal(await listFirewall(), loaded);
-    await assert.rejects(network.applyFirewall('node-1', 'flush ruleset\n'), /not part of a node ruleset/);
-    assert.equal(await ssh(ipv4, 'hostname'), 'bridge-node\n');
-
-    // No firewall: everything passes again.
-    await network.applyFirewall('node-1', null);
-    assert.equal(await ssh(ipv4, pingGateway), 'reached\n');
-    assert.doesNotMatch(await listFirewall(), /comment "firewall/);
-
-    await stopMachine();
-    await network.detach('node-1');
+    await driver.destroy('node-1');
     await network.detach('node-1');
     const left = new Set((await ipJson<Link[]>(['-n', netns, 'link', 'show'])).map((l) => l.ifname));
     assert.ok(!left.has(tap0) && !left.has(tap1), 'the taps are gone');

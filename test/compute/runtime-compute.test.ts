@@ -5,14 +5,23 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { COMPUTE_EVENT_JOB } from '../../src/compute/compute-event-job.ts';
+import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
 import { QemuDriver } from '../../src/compute/qemu/driver.ts';
-import { type ConfigOverrides, loadConfig } from '../../src/config.ts';
+import { networkBackendFor } from '../../src/compute/qemu/network-for-config.ts';
+import { UserNetwork } from '../../src/compute/qemu/user-network.ts';
+import { ConfigError, type ConfigOverrides, loadConfig } from '../../src/config.ts';
+import type { JobHandler } from '../../src/jobs/handler.ts';
 import { type Runtime, startRuntime } from '../../src/runtime.ts';
 import { tempDir } from '../helpers/app.ts';
 
-function start(dataDir: string, role: 'worker' | 'tool', overrides: ConfigOverrides = {}): Promise<Runtime> {
+function start(
+  dataDir: string,
+  role: 'worker' | 'tool',
+  overrides: ConfigOverrides = {},
+  jobHandlers: JobHandler[] = [],
+): Promise<Runtime> {
   const config = loadConfig({}, { dataDir, logLevel: 'silent', workerPollMs: 20, compute: 'qemu', ...overrides });
-  return startRuntime(config, { role, logger: pino({ level: 'silent' }) });
+  return startRuntime(config, { role, logger: pino({ level: 'silent' }), jobHandlers });
 }
 
 /** A machine folder as a process killed with its machine leaves it: a pid file of no live QEMU, its network. */
@@ -34,25 +43,48 @@ test('CUMULO_COMPUTE=qemu: the worker process adopts what was left, and a machin
   assert.ok(tool.ctx.compute instanceof QemuDriver);
   assert.ok(fs.existsSync(path.join(folder, 'qemu.pid')), 'a command does not adopt machines');
 
-  const worker = await start(dataDir, 'worker');
+  // The worker runs (and removes) the job at once: what it ran is recorded in place of the nodes group's handler.
+  const ran: unknown[] = [];
+  const recorder: JobHandler = { kind: COMPUTE_EVENT_JOB, run: async ({ payload }) => void ran.push(payload) };
+  const worker = await start(dataDir, 'worker', {}, [recorder]);
   t.after(() => worker.close());
   assert.match(worker.computeSummary ?? '', /^QEMU under (KVM|TCG) \(.+\), user networking$/);
   assert.deepEqual(fs.readdirSync(folder), ['console.log'], 'what the process left is cleaned up, the console log kept');
-  let jobs: { kind: string; payload: string }[] = [];
-  for (let tries = 0; jobs.length === 0 && tries < 100; tries += 1) {
-    jobs = await worker.ctx.db.selectFrom('jobs').select(['kind', 'payload']).where('kind', '=', COMPUTE_EVENT_JOB).execute();
-    if (jobs.length === 0) await sleep(20);
-  }
-  assert.deepEqual(
-    jobs.map((job) => JSON.parse(job.payload)),
-    [{ key: 'node-5', event: 'powered_off' }],
-  );
+  for (let tries = 0; ran.length === 0 && tries < 100; tries += 1) await sleep(20);
+  assert.deepEqual(ran, [{ key: 'node-5', event: 'powered_off' }]);
 });
 
-test('simulated nodes have no compute driver; bridge networking is refused until it is built', async (t) => {
+test('simulated nodes have no compute driver', async (t) => {
   const simulated = await start(tempDir(t), 'tool', { compute: 'simulated' });
   await simulated.close();
   assert.equal(simulated.ctx.compute, null);
   assert.equal(simulated.computeSummary, null);
-  await assert.rejects(start(tempDir(t), 'tool', { nodeNetwork: 'bridge' }), /bridge networking is not built yet/);
+});
+
+test('CUMULO_NODE_NETWORK=bridge: a BridgeNetwork in the namespace CUMULO_NODE_NETNS names (cumulo unless set), for root alone', async (t) => {
+  const log = pino({ level: 'silent' });
+  assert.equal(loadConfig({}).nodeNetns, 'cumulo');
+  const config = loadConfig({ CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: 'cumulo-b' });
+  const bridge = networkBackendFor(config, log, 0);
+  assert.ok(bridge instanceof BridgeNetwork);
+  assert.equal(bridge.netns, 'cumulo-b');
+  assert.ok(networkBackendFor(loadConfig({ CUMULO_NODE_NETNS: 'cumulo-b' }), log, 1000) instanceof UserNetwork);
+  assert.throws(
+    () => networkBackendFor(config, log, 1000),
+    (error: Error) =>
+      error instanceof ConfigError &&
+      /^CUMULO_NODE_NETWORK=bridge needs root .*this process runs as uid 1000: run it as root, or set CUMULO_NODE_NETWORK=user$/.test(
+        error.message,
+      ),
+  );
+  assert.throws(() => loadConfig({ CUMULO_NODE_NETNS: 'a b' }), /CUMULO_NODE_NETNS must match pattern/);
+
+  const bridged = start(tempDir(t), 'tool', { nodeNetwork: 'bridge', nodeNetns: 'cumulo-b' });
+  if (process.getuid?.() !== 0) {
+    await assert.rejects(bridged, /needs root/);
+    return;
+  }
+  const runtime = await bridged;
+  await runtime.close();
+  assert.equal(runtime.computeSummary, 'QEMU, bridge networking in namespace cumulo-b');
 });

@@ -5,6 +5,12 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { pino } from 'pino';
+import { hostVethName } from '../../src/compute/qemu/bridge-names.ts';
+import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
+import { machineFiles, machinesDir } from '../../src/compute/qemu/data-layout.ts';
+import { killQemu, livePid } from '../../src/compute/qemu/qemu-process.ts';
+import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { ADMIN_TOKEN, tempDir } from './app.ts';
 import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
 import { systemTool } from './system-tools.ts';
@@ -36,6 +42,12 @@ export interface RealCloud {
  * same process; `env` adds to or overrides the settings. Ended, machines and all, when the test ends.
  */
 export async function startRealCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud> {
+  let endServer = async () => {};
+  // Added before tempDir's own hook, which removes the pid files killMachinesUnder reads: hooks run in the order they were added.
+  t.after(async () => {
+    await endServer();
+    await killMachinesUnder(dataDir);
+  });
   const dataDir = tempDir(t);
   const settings: Record<string, string> = {
     CUMULO_DATA_DIR: dataDir,
@@ -47,14 +59,12 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     ...env,
   };
   let server = await startServerProcess(settings);
-  t.after(async () => {
+  endServer = async () => {
     endProcess(server.child, false);
     await server.exited;
-    await killMachinesUnder(dataDir);
-  });
+  };
   const restart = async () => {
-    endProcess(server.child, false);
-    await server.exited;
+    await endServer();
     server = await startServerProcess(settings);
   };
   const api = async (method: string, url: string, body?: unknown) => {
@@ -87,19 +97,30 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
   return { server: () => server, restart, dataDir, env: settings, api, cli, waitForStatus };
 }
 
-/** Kills every QEMU process whose pid file is under the data dir: machines outlive the server by design. */
+/** Kills every QEMU process whose pid file is under the data dir, and waits for it to end: machines outlive the server by design. */
 export async function killMachinesUnder(dataDir: string): Promise<void> {
-  const machines = path.join(dataDir, 'compute', 'machines');
+  const compute = path.join(dataDir, COMPUTE_DIR);
+  const machines = machinesDir(compute);
   if (!fs.existsSync(machines)) return;
   for (const key of fs.readdirSync(machines)) {
-    const pidFile = path.join(machines, key, 'qemu.pid');
-    if (!fs.existsSync(pidFile)) continue;
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    const { pid: pidFile } = machineFiles(compute, key);
+    const pid = livePid(pidFile);
+    if (pid !== null) await killQemu(pid, pidFile);
+  }
+}
+
+/**
+ * Removes a namespace of bridge networking (CUMULO_NODE_NETNS) and waits for its veth, and the host's
+ * routes through it, to go; its machines must have ended.
+ */
+export async function removeBridgeNamespace(netns: string): Promise<void> {
+  await new BridgeNetwork({ netns, log: pino({ level: 'silent' }) }).removeNamespace();
+  const veth = hostVethName(netns);
+  // The kernel dismantles a namespace in the background.
+  const deadline = Date.now() + 10_000;
+  while (fs.existsSync(`/sys/class/net/${veth}`)) {
+    if (Date.now() > deadline) assert.fail(`the veth ${veth} outlived namespace ${netns}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -5,6 +5,7 @@ import { describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { ADMIN_TOKEN, buildTestApp, DIALECTS, type Dialect, type TestApp } from '../helpers/app.ts';
+import { connectConsole } from '../helpers/console-client.ts';
 import { ProcessMachines } from '../helpers/process-machines.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
 import { createEmptyNode } from './helpers.ts';
@@ -58,48 +59,6 @@ async function refusedHandshake(base: string, url: string, headers: Record<strin
   assert.ok(res);
   assert.equal(more.length, 0);
   return { status: res.status, body: JSON.parse(res.body) };
-}
-
-/** A WebSocket client that keeps what it received, as text, and whether every message came in a binary frame. */
-function connect(url: string, protocols: string[] = []) {
-  const socket = new WebSocket(url, protocols);
-  socket.binaryType = 'arraybuffer';
-  let received = '';
-  let allBinary = true;
-  const waiters = new Set<() => void>();
-  socket.onmessage = (event: MessageEvent) => {
-    if (typeof event.data === 'string') allBinary = false;
-    received += typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString();
-    for (const check of waiters) check();
-  };
-  const opened = new Promise<void>((resolve, reject) => {
-    socket.onopen = () => resolve();
-    socket.onerror = () => reject(new Error('the handshake failed'));
-  });
-  const closed = new Promise<CloseEvent>((resolve) => {
-    socket.onclose = resolve;
-  });
-  return {
-    socket,
-    opened,
-    closed,
-    received: () => received,
-    allBinary: () => allBinary,
-    /** Resolves once what was received contains `text`. */
-    waitFor(text: string, ms = 5000): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${JSON.stringify(text)} in ${JSON.stringify(received)}`)), ms);
-        const check = () => {
-          if (!received.includes(text)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-  };
 }
 
 function machineOf(nodeId: number): string {
@@ -168,7 +127,7 @@ for (const dialect of DIALECTS) {
       machines.run(machineOf(second.id), ECHO_MACHINE);
 
       const url = await ticketUrl(base, node.id);
-      const session = connect(url);
+      const session = connectConsole(url);
       await session.opened;
       await session.waitFor('console of the test machine');
       session.socket.close();
@@ -224,7 +183,7 @@ describe('node console over a WebSocket', () => {
     const node = await createEmptyNode(app);
     const machine = machines.run(machineOf(node.id), ECHO_MACHINE);
 
-    const first = connect(await ticketUrl(base, node.id));
+    const first = connectConsole(await ticketUrl(base, node.id));
     await first.opened;
     await first.waitFor('console of the test machine\n');
     first.socket.send(new TextEncoder().encode('typed in binary\n'));
@@ -233,7 +192,7 @@ describe('node console over a WebSocket', () => {
     await first.waitFor('typed as text\n');
     assert.ok(first.allBinary(), 'the console comes in binary frames');
 
-    const second = connect(await ticketUrl(base, node.id));
+    const second = connectConsole(await ticketUrl(base, node.id));
     await second.opened;
     await second.waitFor('console of the test machine\ntyped in binary\ntyped as text\n');
     second.socket.send('seen by both\n');
@@ -254,7 +213,7 @@ describe('node console over a WebSocket', () => {
     machines.run(machineOf(node.id), ECHO_MACHINE);
     const url = `${base.replace(/^http/, 'ws')}/v4/node/instances/${node.id}/console/connect`;
 
-    const session = connect(url, ['cumulo-console', `cumulo-token.${ADMIN_TOKEN}`]);
+    const session = connectConsole(url, ['cumulo-console', `cumulo-token.${ADMIN_TOKEN}`]);
     await session.opened;
     assert.equal(session.socket.protocol, 'cumulo-console');
     await session.waitFor('console of the test machine');
@@ -267,7 +226,7 @@ describe('node console over a WebSocket', () => {
     const { app, machines, base } = await consoleApp(t, 'sqlite');
     const node = await createEmptyNode(app);
     machines.run(machineOf(node.id), ECHO_MACHINE);
-    const session = connect(await ticketUrl(base, node.id));
+    const session = connectConsole(await ticketUrl(base, node.id));
     await session.opened;
     await app.runtime.close();
     const closed = await session.closed;

@@ -36,6 +36,8 @@ export function machineFiles(dir: string, key: string) {
     network: path.join(folder, 'network.json'),
     /** The host ports the machine was last given (user networking), given again at its next start when free. */
     ports: path.join(folder, 'ports.json'),
+    /** The node's rendered firewall, kept whether the machine runs or not, and loaded whenever it starts. */
+    firewall: path.join(folder, 'firewall.nft'),
   };
 }
 

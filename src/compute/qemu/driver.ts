@@ -15,10 +15,12 @@ import type {
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { DiskStore } from './disk-store.ts';
+import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
 import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
+import { parseNodeRuleset } from './node-ruleset.ts';
 import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
 
 export interface QemuDriverOptions {
@@ -314,7 +316,28 @@ export class QemuDriver implements ComputeDriver {
     };
   }
 
-  applyFirewall(key: string, ruleset: string | null): Promise<void> {
-    return this.#network.applyFirewall(key, ruleset);
+  /**
+   * Keeps the ruleset in the machine's folder (every start loads it, machine-launch.ts) and, when the
+   * machine runs, loads it now. A ruleset the network refuses for a running machine is not kept: the
+   * last one stays, loaded and kept. User networking keeps it and loads nothing (it filters nothing).
+   */
+  async applyFirewall(key: string, ruleset: string | null): Promise<void> {
+    // Refused before it is kept: a start would fail on it later.
+    if (ruleset !== null) parseNodeRuleset(ruleset);
+    const files = machineFiles(this.#dir, key);
+    // A launch under way may have read the kept ruleset already: it is loaded again once the launch is done.
+    for (let launch = this.#launching.get(key); launch; launch = this.#launching.get(key)) await launch.machine.catch(() => null);
+    // No await from here to the write: a launch that starts later reads this ruleset.
+    const previous = keptFirewall(files);
+    keepFirewall(files, ruleset);
+    if (livePid(files.pid) === null) return;
+    try {
+      await this.#network.applyFirewall(key, ruleset);
+    } catch (error) {
+      // Stopped meanwhile, its network gone with it: the ruleset waits for the next start.
+      if (livePid(files.pid) === null) return;
+      keepFirewall(files, previous);
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { ForwardedPort, MachineSpec } from '../driver.ts';
 import { checkSocketPath, diskFiles, type MachineFiles, machineFiles, runtimeFilesOf } from './data-layout.ts';
+import { keptFirewall } from './kept-firewall.ts';
 import type { Accelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
 import type { NetworkBackend } from './network-backend.ts';
@@ -38,7 +39,8 @@ export async function removeRuntime(key: string, files: MachineFiles, network: N
 
 /**
  * Starts the machine's QEMU, paused, and takes hold of it: its folder made afresh (a new console log),
- * its spec and network written there. When this fails, no QEMU is left and neither is its network.
+ * its spec and network written there, its kept firewall loaded before QEMU starts (so the guest never
+ * runs unfiltered). When this fails, no QEMU is left and neither is its network.
  */
 export async function launchQemu(
   dir: string,
@@ -57,6 +59,7 @@ export async function launchQemu(
   try {
     fs.writeFileSync(files.network, JSON.stringify(attached), { mode: 0o600 });
     fs.writeFileSync(files.ports, JSON.stringify(attached.ports), { mode: 0o600 });
+    await network.applyFirewall(spec.key, keptFirewall(files));
     const [program = '', ...args] = qemuCommand({ spec, accel, files, disks, kernelBoot, network: attached });
     await run(program, args, { timeoutMs: 60_000 });
     const pid = readPid(files.pid);

@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import type { MachineFiles } from './data-layout.ts';
+
+/**
+ * A machine's firewall as the driver keeps it in its folder (`firewall.nft`): the last rendered
+ * ruleset given, whether the machine ran then or not, so that every start loads it before the guest
+ * runs. No file: no firewall.
+ */
+
+export function keptFirewall(files: MachineFiles): string | null {
+  try {
+    return fs.readFileSync(files.firewall, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Replaces the kept ruleset whole (written beside it, then renamed); null removes it. */
+export function keepFirewall(files: MachineFiles, ruleset: string | null): void {
+  if (ruleset === null) {
+    fs.rmSync(files.firewall, { force: true });
+    return;
+  }
+  fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
+  const partial = `${files.firewall}.partial`;
+  fs.writeFileSync(partial, ruleset, { mode: 0o600 });
+  fs.renameSync(partial, files.firewall);
+}
