@@ -95,15 +95,19 @@ test(
     assert.equal(await readExt4File(file, '/etc/shadow'), `root:${HASH}:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n`);
     assert.deepEqual(await statExt4File(file, '/etc/shadow'), { mode: 0o640, uid: 0, gid: 42 });
     assert.match(
-      (await readExt4File(file, '/etc/network/interfaces')) ?? '',
+      (await readExt4File(file, '/etc/network/interfaces.d/cumulo')) ?? '',
       /iface eth0 inet static\n {4}address 192\.0\.2\.20\/24\n {4}gateway 192\.0\.2\.1/,
     );
-    assert.match((await readExt4File(file, '/etc/cumulo/network')) ?? '', /^IPV4_eth0='192\.0\.2\.20\/24'$/m);
+    assert.equal(
+      await readExt4File(file, '/etc/network/interfaces'),
+      'source /etc/network/interfaces.d/*\n',
+      "the image's own file is left",
+    );
     assert.equal(await readExt4File(file, '/root/.ssh/authorized_keys'), `${SETTINGS.authorizedKeys[0]}\n`);
     assert.deepEqual(await statExt4File(file, '/root/.ssh/authorized_keys'), { mode: 0o600, uid: 0, gid: 0 });
     assert.deepEqual(await statExt4File(file, '/root/.ssh'), { mode: 0o700, uid: 0, gid: 0 });
     assert.deepEqual(await statExt4File(file, '/etc/cumulo/firstboot'), { mode: 0o700, uid: 0, gid: 0 });
-    assert.equal(await readExt4File(file, '/etc/cumulo/firstboot.env'), "NAME='o'\\''brien'\n");
+    assert.equal(await readExt4File(file, '/etc/cumulo/firstboot.env'), 'NAME="o\'brien"\n');
 
     // Done again, it starts over: an image without a kernel leaves none, a raw image is copied sparse.
     await store.deploy(disk, { disk: image, format: 'raw' }, { ...SETTINGS, firstBoot: undefined });

@@ -24,7 +24,7 @@ interface ConsoleApp {
 
 async function consoleApp(t: TestContext, dialect: Dialect): Promise<ConsoleApp> {
   const machines = new ProcessMachines();
-  t.after(() => machines.close());
+  t.after(() => machines.stopAll());
   const app = await buildTestApp(t, { dialect, compute: machines });
   const server = app.runtime.app;
   assert.ok(server);
