@@ -68,8 +68,9 @@ export interface MachineSpec {
   /** The root device's index in `devices` (`/dev/sda` is 0). */
   rootDevice: number;
   /**
-   * `image`: the kernel and initrd deployed with the root disk's image (direct boot, like the
-   * reference's `linode/latest-64bit`); `disk`: the first disk's own bootloader (`linode/grub2`, `linode/direct-disk`).
+   * `image`: the kernel and initrd deployed with the root disk's image (direct boot), or the first
+   * disk's own bootloader when the root disk has none (an uploaded whole-disk image); `disk`: the
+   * first disk's own bootloader always (`direct-disk`).
    */
   boot: 'image' | 'disk';
   interfaces: readonly MachineInterface[];

@@ -9,7 +9,7 @@ import { needs } from '../helpers/system-tools.ts';
 const ROOT_PASS = 'correct-Horse-battery-9';
 
 test(
-  'a node from the busybox image runs under QEMU with user networking: SSH with the key given at create, its hostname and password, reboot, a guest poweroff the watchdog boots again, shutdown, delete',
+  'a node from the busybox image runs under QEMU with user networking: SSH with the key given at create, its hostname and password, reboot, rebuild, a guest poweroff the watchdog boots again, shutdown, delete',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
@@ -49,6 +49,27 @@ test(
     await cloud.waitForStatus(id, 'running');
     assert.equal(await sshRun(target, 'ls /run/before-reboot 2>/dev/null || echo gone'), 'gone\n');
 
+    // Rebuild: a new disk from the image, with the new password and key; what was on the old one is gone.
+    const other = await sshKeyPair(t);
+    await sshRun(target, 'touch /root/before-rebuild');
+    const rebuilt = await cloud.api('POST', `/v4/node/instances/${id}/rebuild`, {
+      image: 'node/busybox',
+      root_pass: `${ROOT_PASS}-2`,
+      authorized_keys: [other.publicKey],
+    });
+    assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
+    await cloud.waitForStatus(id, 'running');
+    await assert.rejects(sshRun(target, 'true'), 'the old key no longer gets in');
+    const rebuiltTarget = { ...target, privateKey: other.privateKey };
+    assert.equal(await sshRun(rebuiltTarget, 'ls /root/before-rebuild 2>/dev/null || echo gone'), 'gone\n');
+    const rebuiltHash = (await sshRun(rebuiltTarget, 'grep ^root: /etc/shadow')).split(':')[1] ?? '';
+    assert.ok(verify(`${ROOT_PASS}-2`, rebuiltHash), 'the rebuild wrote the new root_pass');
+    const rebuiltDisks = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
+    const diskFolders = fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks')).sort();
+    assert.deepEqual(diskFolders, rebuiltDisks.map((d) => `disk-${d.id}`).sort(), 'the old disks files are gone');
+    await sshRun(rebuiltTarget, 'true');
+    target.privateKey = other.privateKey;
+
     // A guest that powers itself off goes offline, and the shutdown watchdog boots it again.
     await sshRun(target, 'poweroff').catch(() => {});
     await cloud.waitForStatus(id, 'booting', 60_000).catch(() => {});
@@ -65,6 +86,7 @@ test(
     await assert.rejects(sshRun(target, 'true', 3));
 
     const disks = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
+    assert.equal(disks.length, 2);
     const diskDirs = disks.map((d) => path.join(cloud.dataDir, 'compute', 'disks', `disk-${d.id}`));
     for (const dir of diskDirs) assert.ok(fs.existsSync(dir), `${dir} is missing`);
     assert.equal((await cloud.api('DELETE', `/v4/node/instances/${id}`)).status, 200);

@@ -77,6 +77,7 @@ describe('admin API document', () => {
       'GET /faults',
       'GET /info',
       'GET /nodes/{nodeId}/firewall',
+      'GET /nodes/{nodeId}/ports',
       'GET /snapshot',
       'GET /transitions',
       'POST /clock/advance',

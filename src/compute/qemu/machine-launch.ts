@@ -9,7 +9,7 @@ import { guestDevice, type KernelBoot, qemuCommand } from './qemu-command.ts';
 import { killQemu, readPid } from './qemu-process.ts';
 import { run } from './run.ts';
 
-/** The disk files of a machine's devices, in order, and the root disk's kernel when it boots from it. */
+/** The disk files of a machine's devices, in order, and the root disk's kernel when it boots from it (and has one). */
 function bootFiles(dir: string, spec: MachineSpec): { disks: string[]; kernelBoot: KernelBoot | null } {
   const disks = spec.devices.filter((key) => key !== null).map((key) => diskFiles(dir, key).disk);
   for (const disk of disks) if (!fs.existsSync(disk)) throw new Error(`machine ${spec.key}: no disk at ${disk}`);
@@ -17,7 +17,8 @@ function bootFiles(dir: string, spec: MachineSpec): { disks: string[]; kernelBoo
   const rootKey = spec.devices[spec.rootDevice];
   if (rootKey === null || rootKey === undefined) throw new Error(`machine ${spec.key} has no disk at its root device`);
   const root = diskFiles(dir, rootKey);
-  if (!fs.existsSync(root.kernel)) throw new Error(`disk ${rootKey} carries no kernel: its image boots from its own bootloader`);
+  // An uploaded whole-disk image carries no kernel of its own here: it boots with its own bootloader.
+  if (!fs.existsSync(root.kernel)) return { disks, kernelBoot: null };
   const initrd = fs.existsSync(root.initrd) ? root.initrd : null;
   return { disks, kernelBoot: { kernel: root.kernel, initrd, root: guestDevice(spec.devices, spec.rootDevice) } };
 }
