@@ -44,7 +44,14 @@ export const serve: Command = {
     const runtime = await startRuntime(config, { role: 'serve' });
     const app = runtime.app;
     if (!app) throw new Error('serve started without an HTTP app');
-    const address = await app.listen({ port: config.port, host: config.host });
+    let address: string;
+    try {
+      address = await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      // The worker, the nameserver and the machines' connections would keep the process running.
+      await runtime.close();
+      throw err;
+    }
     process.stdout.write(
       startBanner({
         address,
