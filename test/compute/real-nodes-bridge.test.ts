@@ -12,11 +12,19 @@ import { hostVethName, machineTable } from '../../src/compute/qemu/bridge-names.
 import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { connectConsole } from '../helpers/console-client.ts';
-import { REAL_NODE_TOOLS, removeBridgeNamespace, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import {
+  createRealNode,
+  REAL_NODE_ROOT_PASS,
+  REAL_NODE_TOOLS,
+  removeBridgeNamespace,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+} from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
 const exec = promisify(execFile);
-const ROOT_PASS = 'correct-Horse-battery-9';
+const ROOT_PASS = REAL_NODE_ROOT_PASS;
 const SSH_RULE = {
   protocol: 'TCP',
   ports: '22',
@@ -57,16 +65,7 @@ test(
     await cloud.cli('images', 'build', 'busybox');
     const key = await sshKeyPair(t);
 
-    const created = await cloud.api('POST', '/v4/node/instances', {
-      type: 'g6-nanode-1',
-      region: 'us-east',
-      image: 'node/busybox',
-      label: 'bridge-one',
-      root_pass: ROOT_PASS,
-      authorized_keys: [key.publicKey],
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const id: number = created.body.id;
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'bridge-one', publicKey: key.publicKey });
     const bootStarted = Date.now();
     // While the node provisions: inbound policy DROP and no rule for port 22.
     const firewall = await cloud.api('POST', '/v4/networking/firewalls', {

@@ -3,10 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { verify } from 'unixcrypt';
-import { REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import {
+  createRealNode,
+  forwardedSsh,
+  REAL_NODE_ROOT_PASS,
+  REAL_NODE_TOOLS,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+} from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
-const ROOT_PASS = 'correct-Horse-battery-9';
+const ROOT_PASS = REAL_NODE_ROOT_PASS;
 /** A value a script's environment must carry intact: quotes, `$`, backquote, backslash and a newline. */
 const TRICKY = 'a "quoted" $HOME `tick` \\ backslash\nsecond line';
 
@@ -30,18 +38,12 @@ test(
     });
     assert.equal(script.status, 200, JSON.stringify(script.body));
 
-    const created = await cloud.api('POST', '/v4/node/instances', {
-      type: 'g6-nanode-1',
-      region: 'us-east',
+    const id = await createRealNode(cloud, {
       image: 'node/debian12',
       label: 'debian-one',
-      root_pass: ROOT_PASS,
-      authorized_keys: [key.publicKey],
-      stackscript_id: script.body.id,
-      stackscript_data: { greeting: TRICKY },
+      publicKey: key.publicKey,
+      extra: { stackscript_id: script.body.id, stackscript_data: { greeting: TRICKY } },
     });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const id: number = created.body.id;
     const started = Date.now();
     await cloud.waitForStatus(id, 'running', 300_000);
     t.diagnostic(`debian12: create to running (SSH up) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -3,10 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { verify } from 'unixcrypt';
-import { REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import {
+  createRealNode,
+  forwardedSsh,
+  REAL_NODE_ROOT_PASS,
+  REAL_NODE_TOOLS,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+} from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
-const ROOT_PASS = 'correct-Horse-battery-9';
+const ROOT_PASS = REAL_NODE_ROOT_PASS;
 
 test(
   'a node from the busybox image runs under QEMU with user networking: SSH with the key given at create, its hostname and password, reboot, rebuild, a guest poweroff the watchdog boots again, shutdown, delete',
@@ -16,26 +24,13 @@ test(
     await cloud.cli('images', 'build', 'busybox');
     const key = await sshKeyPair(t);
 
-    const created = await cloud.api('POST', '/v4/node/instances', {
-      type: 'g6-nanode-1',
-      region: 'us-east',
-      image: 'node/busybox',
-      label: 'node-one',
-      root_pass: ROOT_PASS,
-      authorized_keys: [key.publicKey],
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const id: number = created.body.id;
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'node-one', publicKey: key.publicKey });
     const bootStarted = Date.now();
     await cloud.waitForStatus(id, 'running');
     t.diagnostic(`create to running: ${((Date.now() - bootStarted) / 1000).toFixed(1)} s`);
 
-    const ports = await cloud.api('GET', `/admin/nodes/${id}/ports`);
-    assert.equal(ports.status, 200, JSON.stringify(ports.body));
-    const ssh22 = ports.body.ports.find((p: { guest: number }) => p.guest === 22);
-    assert.ok(ssh22, JSON.stringify(ports.body));
-    assert.equal((await cloud.cli('admin', 'nodes', 'ports', String(id))).trim(), `22\t${ssh22.address}:${ssh22.host}`);
-    const target = { host: ssh22.address, port: ssh22.host, privateKey: key.privateKey };
+    const { target } = await forwardedSsh(cloud, id, key.privateKey);
+    assert.equal((await cloud.cli('admin', 'nodes', 'ports', String(id))).trim(), `22\t${target.host}:${target.port}`);
 
     assert.equal(await sshRun(target, 'hostname'), 'node-one\n');
     const shadowHash = (await sshRun(target, 'grep ^root: /etc/shadow')).split(':')[1] ?? '';
@@ -104,28 +99,12 @@ test(
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
     await cloud.cli('images', 'build', 'busybox');
     const key = await sshKeyPair(t);
-    const created = await cloud.api('POST', '/v4/node/instances', {
-      type: 'g6-nanode-1',
-      region: 'us-east',
-      image: 'node/busybox',
-      label: 'survivor',
-      root_pass: ROOT_PASS,
-      authorized_keys: [key.publicKey],
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const id: number = created.body.id;
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'survivor', publicKey: key.publicKey });
     // The provisioning job is under way (or not yet claimed) when the server dies.
     await cloud.restart();
     await cloud.waitForStatus(id, 'running');
 
-    const ports = (await cloud.api('GET', `/admin/nodes/${id}/ports`)).body.ports as {
-      guest: number;
-      host: number;
-      address: string;
-    }[];
-    const ssh22 = ports.find((p) => p.guest === 22);
-    assert.ok(ssh22);
-    const target = { host: ssh22.address, port: ssh22.host, privateKey: key.privateKey };
+    const { ports, target } = await forwardedSsh(cloud, id, key.privateKey);
     const bootId = await sshRun(target, 'cat /proc/sys/kernel/random/boot_id');
 
     await cloud.restart();

@@ -145,3 +145,47 @@ export async function sshRun(
   ]);
   return stdout;
 }
+
+/** The root password the real-node tests create their nodes with. */
+export const REAL_NODE_ROOT_PASS = 'correct-Horse-battery-9';
+
+/**
+ * Creates a node through the API: a nanode in us-east from `image`, with the root password above and
+ * `publicKey`; `extra` adds to the request. Its id (a refusal fails the test).
+ */
+export async function createRealNode(
+  cloud: RealCloud,
+  spec: { image: string; label: string; publicKey: string; extra?: Record<string, unknown> },
+): Promise<number> {
+  const created = await cloud.api('POST', '/v4/node/instances', {
+    type: 'g6-nanode-1',
+    region: 'us-east',
+    image: spec.image,
+    label: spec.label,
+    root_pass: REAL_NODE_ROOT_PASS,
+    authorized_keys: [spec.publicKey],
+    ...spec.extra,
+  });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.id;
+}
+
+export interface ForwardedPort {
+  guest: number;
+  host: number;
+  address: string;
+}
+
+/** The node's forwarded ports (user networking, GET /admin/nodes/ID/ports) and the SSH target of its port 22. */
+export async function forwardedSsh(
+  cloud: RealCloud,
+  nodeId: number,
+  privateKey: string,
+): Promise<{ ports: ForwardedPort[]; target: { host: string; port: number; privateKey: string } }> {
+  const res = await cloud.api('GET', `/admin/nodes/${nodeId}/ports`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const ports = res.body.ports as ForwardedPort[];
+  const ssh22 = ports.find((p) => p.guest === 22);
+  if (!ssh22) assert.fail(`no forward to port 22: ${JSON.stringify(ports)}`);
+  return { ports, target: { host: ssh22.address, port: ssh22.host, privateKey } };
+}
