@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
 import { verify } from 'unixcrypt';
 import {
   createRealNode,
@@ -15,6 +17,14 @@ import {
 import { needs } from '../helpers/system-tools.ts';
 
 const ROOT_PASS = REAL_NODE_ROOT_PASS;
+
+/** Whether a QEMU process named `name` (its machine key) runs. */
+async function qemuRunning(name: string): Promise<boolean> {
+  const { stdout } = await promisify(execFile)('pgrep', ['-f', `qemu-system-x86_64 -name ${name} `]).catch(() => ({
+    stdout: '',
+  }));
+  return stdout.trim() !== '';
+}
 
 test(
   'a node from the busybox image runs under QEMU with user networking: SSH with the key given at create, its hostname and password, reboot, rebuild, a guest poweroff the watchdog boots again, shutdown, delete',
@@ -93,7 +103,7 @@ test(
 );
 
 test(
-  'machines outlive the server: a kill -9 during a boot and another while running lose neither the boot nor the node, which the next server adopts and still drives',
+  'machines outlive the server: a kill -9 during a boot and another while running lose neither the boot nor the node, which the next server adopts and still drives; a node deleted while it is built leaves nothing',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
@@ -115,5 +125,22 @@ test(
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/shutdown`, {})).status, 200);
     await cloud.waitForStatus(id, 'offline', 90_000);
     await assert.rejects(sshRun(target, 'true', 3));
+
+    // A node deleted while it is being built leaves no machine and no file, whichever finishes first.
+    const doomed = await createRealNode(cloud, { image: 'node/busybox', label: 'doomed', publicKey: key.publicKey });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await cloud.api('DELETE', `/v4/node/instances/${doomed}`)).status, 200);
+    const machineDir = path.join(cloud.dataDir, 'compute', 'machines', `node-${doomed}`);
+    const deadline = Date.now() + 60_000;
+    while ((fs.existsSync(machineDir) || (await qemuRunning(`node-${doomed}`))) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.equal(await qemuRunning(`node-${doomed}`), false, 'a machine outlived its deleted node');
+    assert.ok(!fs.existsSync(machineDir));
+    const diskFolders = fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks'));
+    const kept = ((await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[]).map(
+      (d) => `disk-${d.id}`,
+    );
+    assert.deepEqual(diskFolders.sort(), kept.sort(), 'only the first node has disk files');
   },
 );

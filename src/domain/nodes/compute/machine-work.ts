@@ -65,11 +65,23 @@ async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow): Pro
 }
 
 /** Starts the node's machine from the job's config and waits for the guest to be up. */
-async function startMachine(job: PrepareContext, node: NodeRow): Promise<void> {
+async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonly number[] = []): Promise<void> {
   const config = await findConfig(job.ctx.db, node.account_id, node.id, Number(job.payload.configId));
   if (!config) throw new Error(`config ${String(job.payload.configId)} of node ${node.id} is gone`);
   const spec = await machineSpecOf(job.ctx.db, job.ctx, node, config);
   await driverOf(job).start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
+  await discardIfDeleted(job, node, diskIds);
+}
+
+/**
+ * A node deleted while its work ran had its machine and files discarded (node.discard) perhaps
+ * before this work made them: what the work made goes too.
+ */
+async function discardIfDeleted(job: PrepareContext, node: NodeRow, diskIds: readonly number[]): Promise<void> {
+  if (await nodeOf(job)) return;
+  const driver = driverOf(job);
+  await driver.destroy(machineKey(node.id));
+  for (const id of diskIds) await driver.deleteDisk(diskKey(id));
 }
 
 /** Provisioning (and rebuilding): the node's disks written, then its machine started unless created with `booted: false`. */
@@ -81,11 +93,14 @@ export async function buildMachine(job: PrepareContext): Promise<void> {
   // A rebuild replaces what ran before (done again after a crash, it writes the new disks again).
   const oldDisks = job.payload.oldDisks as number[] | undefined;
   if (oldDisks !== undefined) await driver.stop(key, { graceMs: 0 });
+  const disks = await findDisks(job.ctx.db, node.account_id, node.id);
+  const diskIds = disks.map((d) => d.id);
   if ((await driver.state(key)) !== 'running') {
     for (const id of oldDisks ?? []) await driver.deleteDisk(diskKey(id));
-    for (const disk of await findDisks(job.ctx.db, node.account_id, node.id)) await writeDisk(job, node, disk);
+    for (const disk of disks) await writeDisk(job, node, disk);
   }
-  if (job.payload.booted !== false) await startMachine(job, node);
+  if (job.payload.booted !== false) await startMachine(job, node, diskIds);
+  else await discardIfDeleted(job, node, diskIds);
 }
 
 export async function bootMachine(job: PrepareContext): Promise<void> {
