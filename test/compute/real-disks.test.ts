@@ -40,7 +40,7 @@ function dfSizeMb(df: string): number {
 }
 
 test(
-  'disk resize and root password reset act on the real disk: shrunk and grown, the filesystem follows and the files stay; a shrink below what the disk holds changes nothing; the new password is in /etc/shadow',
+  'disk resize and root password reset act on the real disk: shrunk and grown, the filesystem follows and the files stay; a shrink below what the disk holds changes nothing; the new password is in /etc/shadow; work that fails leaves disk and password as they were',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
@@ -112,8 +112,23 @@ test(
       [(await cloud.api('GET', disk)).body.size, (await cloud.api('GET', disk)).body.status, fs.statSync(diskFile).size],
       [1536, 'ready', 1536 * MIB],
     );
+
+    // Work that fails on the disk (its file moved away): the events fail, the disk keeps its size, the node is free.
+    fs.renameSync(diskFile, `${diskFile}.away`);
+    await timed('a resize whose work fails (three tries)', async () => {
+      assert.equal((await cloud.api('POST', `${disk}/resize`, { size: 2048 })).status, 200);
+      assert.equal(await eventEnd(cloud, id, 'disk_resize'), 'failed');
+    });
+    const afterFailure = (await cloud.api('GET', disk)).body;
+    assert.deepEqual([afterFailure.size, afterFailure.status], [1536, 'ready']);
+    const reset = await cloud.api('POST', `/v4/node/instances/${id}/password`, { root_pass: `${NEW_PASS}-2` });
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    assert.equal(await eventEnd(cloud, id, 'password_reset'), 'failed');
+    fs.renameSync(`${diskFile}.away`, diskFile);
+
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/boot`, {})).status, 200);
     await cloud.waitForStatus(id, 'running');
     assert.equal(await ssh('md5sum /root/data'), sum);
+    assert.ok(verify(NEW_PASS, (await ssh('grep ^root: /etc/shadow')).split(':')[1] ?? ''), 'the failed reset changed nothing');
   },
 );
