@@ -122,6 +122,15 @@ export interface ComputeDriver {
   deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void>;
   /** Removes the disk's files; a missing disk is not an error. */
   deleteDisk(key: string): Promise<void>;
+  /**
+   * Grows or shrinks the disk to `spec.sizeMb` with its filesystem (not while a machine uses it). A
+   * shrink below what its filesystem holds is an error, the disk left as it was. Done again, it leaves it as it is.
+   */
+  resizeDisk(spec: DiskSpec): Promise<void>;
+  /** The smallest size (MB) the disk can shrink to without losing what it holds; null when it has no filesystem to keep. */
+  diskMinimumMb(spec: DiskSpec): Promise<number | null>;
+  /** Sets root's password to a crypt(3) hash in the /etc/shadow of the disk's filesystem (not while a machine uses it). */
+  setRootPassword(key: string, hash: string): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

@@ -118,6 +118,15 @@ export class ProcessMachines implements ComputeDriver {
   deleteDisk(): Promise<void> {
     return this.#unsupported('disks');
   }
+  resizeDisk(): Promise<void> {
+    return this.#unsupported('disks');
+  }
+  diskMinimumMb(): Promise<number | null> {
+    return this.#unsupported('disks');
+  }
+  setRootPassword(): Promise<void> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

@@ -16,6 +16,12 @@ async function replacing(image: string, file: Ext4File): Promise<Ext4File> {
   return stat === undefined ? file : { ...file, ...stat };
 }
 
+/** The image's /etc/shadow with root's password hash set to `hash`, keeping the file's owner and mode. */
+export async function shadowWithRootPassword(image: string, hash: string): Promise<Ext4File> {
+  const shadow = (await readExt4File(image, '/etc/shadow')) ?? '';
+  return replacing(image, { path: '/etc/shadow', content: withRootPassword(shadow, hash), mode: 0o600 });
+}
+
 /**
  * Writes the deploy-time settings into the ext filesystem in `image` (not mounted): hostname and
  * /etc/hosts, root's password hash and SSH keys, the interfaces' addresses (ifupdown stanzas) and the
@@ -29,11 +35,7 @@ export async function writeDeploySettings(image: string, settings: DeploySetting
     { path: '/etc/hosts', content: withHostsEntry((await readExt4File(image, '/etc/hosts')) ?? '', hostname), mode: 0o644 },
     { path: `${NETWORK_INTERFACES_DIR}/cumulo`, content: ifupdownInterfaces(settings.network), mode: 0o644 },
   ];
-  if (settings.rootPasswordHash !== null) {
-    const shadow = (await readExt4File(image, '/etc/shadow')) ?? '';
-    const file = { path: '/etc/shadow', content: withRootPassword(shadow, settings.rootPasswordHash), mode: 0o600 };
-    files.push(await replacing(image, file));
-  }
+  if (settings.rootPasswordHash !== null) files.push(await shadowWithRootPassword(image, settings.rootPasswordHash));
   if (settings.authorizedKeys.length > 0) {
     const keys = settings.authorizedKeys.map((key) => key.trim());
     if (keys.some((key) => key.includes('\n'))) throw new Error('an SSH key is one line');

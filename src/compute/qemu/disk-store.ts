@@ -26,6 +26,13 @@ function growTo(file: string, sizeMb: number): void {
   fs.truncateSync(file, sizeMb * MIB);
 }
 
+/** Formats `file` as swap; without mkswap (util-linux) it is left for the guest to format. */
+export async function formatSwap(file: string): Promise<void> {
+  await run('mkswap', [file]).catch((error: Error) => {
+    if ((error.cause as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') throw error;
+  });
+}
+
 function replaceOrRemove(source: string | undefined, target: string): void {
   if (source === undefined) fs.rmSync(target, { force: true });
   else fs.copyFileSync(source, target);
@@ -58,10 +65,7 @@ export class DiskStore {
     if (spec.filesystem === 'ext3' || spec.filesystem === 'ext4') {
       await run('mke2fs', ['-q', '-t', spec.filesystem, '-F', staging]);
     } else if (spec.filesystem === 'swap') {
-      await run('mkswap', [staging]).catch((error: Error) => {
-        // Without mkswap (util-linux) the guest formats its swap itself.
-        if ((error.cause as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') throw error;
-      });
+      await formatSwap(staging);
     }
     fs.renameSync(staging, files.disk);
   }

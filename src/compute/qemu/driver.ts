@@ -13,7 +13,9 @@ import type {
   MachineSpec,
   MachineState,
 } from '../driver.ts';
-import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { writeRootPassword } from './disk-password.ts';
+import { diskMinimumMb, resizeDiskFile } from './disk-resize.ts';
 import { DiskStore } from './disk-store.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
@@ -195,6 +197,25 @@ export class QemuDriver implements ComputeDriver {
 
   deleteDisk(key: string): Promise<void> {
     return this.#disks.delete(key);
+  }
+
+  resizeDisk(spec: DiskSpec): Promise<void> {
+    return resizeDiskFile(this.#existingDisk(spec.key), spec);
+  }
+
+  async diskMinimumMb(spec: DiskSpec): Promise<number | null> {
+    const { disk } = diskFiles(this.#dir, spec.key);
+    return fs.existsSync(disk) ? diskMinimumMb(disk, spec) : null;
+  }
+
+  setRootPassword(key: string, hash: string): Promise<void> {
+    return writeRootPassword(this.#existingDisk(key), hash);
+  }
+
+  #existingDisk(key: string): string {
+    const { disk } = diskFiles(this.#dir, key);
+    if (!fs.existsSync(disk)) throw new Error(`disk ${key} has no file (${disk})`);
+    return disk;
   }
 
   memoryFreeMb(): number {

@@ -19,18 +19,18 @@ const BOOT_TIMEOUT_MS = 5 * 60_000;
 /** How long a guest has to power off after the ACPI button before it is forced off. */
 export const SHUTDOWN_GRACE_MS = 30_000;
 
-function driverOf(job: PrepareContext): ComputeDriver {
+export function driverOf(job: PrepareContext): ComputeDriver {
   const driver = job.ctx.compute;
   if (driver === null) throw new Error('a real operation ran without a compute driver');
   return driver;
 }
 
 /** The operation's node as it is now, or null when it has been deleted meanwhile (nothing left to do). */
-async function nodeOf(job: PrepareContext): Promise<NodeRow | null> {
+export async function nodeOf(job: PrepareContext): Promise<NodeRow | null> {
   return (await findNode(job.ctx.db, job.job.account_id ?? 0, Number(job.payload.nodeId))) ?? null;
 }
 
-function diskSpec(disk: DiskRow): DiskSpec {
+export function diskSpec(disk: DiskRow): DiskSpec {
   return { key: diskKey(disk.id), sizeMb: disk.size, filesystem: disk.filesystem as DiskFilesystem };
 }
 

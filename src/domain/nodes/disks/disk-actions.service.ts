@@ -3,10 +3,11 @@ import { inTransaction } from '../../../db/transaction.ts';
 import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
+import { assertRealResizeFits, assertResizeWhilePoweredOff } from '../compute/disk-resize-checks.ts';
 import { updateNodeRow } from '../node.repository.ts';
 import { claimSettledNode, nodeFor } from '../node-access.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
-import { hashRootPass } from '../root-pass.ts';
+import { guestPasswordHash, hashRootPass } from '../root-pass.ts';
 import { sumDiskSizes, updateDiskRow } from './disk.repository.ts';
 import type { Disk } from './disk.schema.ts';
 import {
@@ -47,10 +48,19 @@ export async function cloneDisk(ctx: Context, principal: Principal, nodeId: numb
 
 /** Grows or shrinks a disk within the node type's space; `not ready` while its job runs. */
 export async function resizeDisk(ctx: Context, principal: Principal, nodeId: number, diskId: number, size: number) {
+  if (ctx.compute !== null) {
+    // Measured outside the transaction (a filesystem read); the job measures again before it changes anything.
+    const node = await nodeFor(ctx.db, scopeOf(principal), nodeId, 'read_write');
+    const disk = await existingDisk(ctx.db, node, diskId);
+    assertDiskReady(disk);
+    assertResizeWhilePoweredOff(ctx, node);
+    await assertRealResizeFits(ctx, disk, size);
+  }
   await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
     assertDiskReady(disk);
+    assertResizeWhilePoweredOff(ctx, node);
     const capacity = diskCapacity(ctx, node);
     const others = (await sumDiskSizes(trx, node.account_id, node.id)) - disk.size;
     if (others + size > capacity) {
@@ -66,7 +76,7 @@ export async function resizeDisk(ctx: Context, principal: Principal, nodeId: num
       node,
       action: 'disk_resize',
       kind: NODE_OPS.diskResize,
-      payload: { diskId: disk.id },
+      payload: { diskId: disk.id, fromSize: disk.size },
       secondary: diskSecondary(row ?? disk),
     });
   });
@@ -80,6 +90,8 @@ export async function resetDiskPassword(ctx: Context, principal: Principal, node
   const scope = scopeOf(principal);
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
   const hash = hashRootPass(ctx, password);
+  // Real nodes: the hash the guest's /etc/shadow gets travels in the job (the database keeps only `hash`).
+  const rootPasswordCrypt = ctx.compute === null ? null : guestPasswordHash(ctx, password);
   await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     const disk = await existingDisk(trx, node, diskId);
@@ -96,7 +108,10 @@ export async function resetDiskPassword(ctx: Context, principal: Principal, node
       node,
       action: 'password_reset',
       kind: NODE_OPS.diskPassword,
-      payload: { diskId: disk.id },
+      payload: {
+        diskId: disk.id,
+        ...(rootPasswordCrypt !== null && { rootPasswordCrypt, previousRootPassHash: node.root_pass_hash }),
+      },
       secondary: diskSecondary(disk),
     });
   });

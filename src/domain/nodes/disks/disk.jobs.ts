@@ -1,11 +1,12 @@
 import type { JobContext, PrepareContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
 import type { TransitionKind } from '../../../jobs/transitions.ts';
+import { resizeDiskFiles, writeDiskRootPassword } from '../compute/disk-work.ts';
 import { makeDisk, removeDisk } from '../compute/machine-work.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import { removeDiskFromConfigs } from '../configs/config.service.ts';
 import { jobTarget } from '../node.jobs.ts';
-import { findNode, releaseNode } from '../node.repository.ts';
+import { findNode, releaseNode, updateNodeRow } from '../node.repository.ts';
 import { NODE_OPS } from '../node-operations.ts';
 import { deleteDiskRow, findDisk, updateDiskRow } from './disk.repository.ts';
 
@@ -67,7 +68,18 @@ export const diskOperations: readonly OperationHandler[] = [
   // A disk that could not be written is removed; a resize or delete that failed leaves the disk usable.
   diskOperation(NODE_OPS.diskCreate, 'disk_create', dropDisk, makeDisk),
   diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk),
-  diskOperation(NODE_OPS.diskResize, 'disk_resize', markReady),
+  // A resize that failed gives the disk back the size it had (a shrink that does not fit changes no file).
+  diskOperation(
+    NODE_OPS.diskResize,
+    'disk_resize',
+    async (job) => {
+      const { accountId, now } = jobTarget(job);
+      const size = job.payload.fromSize;
+      if (typeof size === 'number') await updateDiskRow(job.trx, accountId, Number(job.payload.diskId), { size, updated: now });
+      await markReady(job);
+    },
+    resizeDiskFiles,
+  ),
   diskOperation(
     NODE_OPS.diskDelete,
     'disk_delete',
@@ -77,5 +89,15 @@ export const diskOperations: readonly OperationHandler[] = [
     },
     removeDisk,
   ),
-  diskOperation(NODE_OPS.diskPassword, 'node_password', async () => {}),
+  // A password that could not be written leaves the node with the one its disk still has.
+  diskOperation(
+    NODE_OPS.diskPassword,
+    'node_password',
+    async (job) => {
+      const { accountId, nodeId } = jobTarget(job);
+      const hash = job.payload.previousRootPassHash;
+      if (typeof hash === 'string') await updateNodeRow(job.trx, accountId, nodeId, { root_pass_hash: hash });
+    },
+    writeDiskRootPassword,
+  ),
 ];
