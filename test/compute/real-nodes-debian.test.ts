@@ -48,14 +48,8 @@ test(
     await cloud.waitForStatus(id, 'running', 300_000);
     t.diagnostic(`debian12: create to running (SSH up) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const ports = (await cloud.api('GET', `/admin/nodes/${id}/ports`)).body.ports as {
-      guest: number;
-      host: number;
-      address: string;
-    }[];
-    const ssh22 = ports.find((p) => p.guest === 22);
-    assert.ok(ssh22);
-    const ssh = (command: string) => sshRun({ host: ssh22.address, port: ssh22.host, privateKey: key.privateKey }, command, 30);
+    const { target } = await forwardedSsh(cloud, id, key.privateKey);
+    const ssh = (command: string) => sshRun(target, command, 30);
 
     assert.equal(await ssh('hostname'), 'debian-one\n');
     assert.ok(verify(ROOT_PASS, (await ssh('getent shadow root')).split(':')[1] ?? ''), "root's hash is the root_pass's");

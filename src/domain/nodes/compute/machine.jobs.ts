@@ -55,7 +55,7 @@ const computeEvent: JobHandler = {
     if (nodeId === null) return;
     await lockRows(trx, 'nodes', 'id', [nodeId]);
     const node = await findNodeAnywhere(trx, nodeId);
-    if (!node || node.status !== 'running' || node.busy !== null) return;
+    if (node?.status !== 'running' || node.busy !== null) return;
     if (ctx.compute !== null && (await ctx.compute.state(machineKey(node.id))) === 'running') return;
     await nodePoweredOff(trx, ctx, node);
   },
