@@ -107,6 +107,16 @@ export interface MachineCounters {
   netOutBytes: number;
 }
 
+/** A disk's files as copied at one point in time (`snapshotDisks`), or as given back (`restoreDisk`). */
+export interface DiskCopy {
+  /** The disk copied. */
+  key: string;
+  disk: string;
+  /** The kernel and initrd deployed beside the disk, when it has them. */
+  kernel?: string;
+  initrd?: string;
+}
+
 export interface ComputeDriver {
   readonly name: string;
   /** Adopts the machines left running by an earlier process; events go to `onEvent` from then on. */
@@ -122,6 +132,18 @@ export interface ComputeDriver {
   deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void>;
   /** Removes the disk's files; a missing disk is not an error. */
   deleteDisk(key: string): Promise<void>;
+
+  /**
+   * Copies the disks into `destination` (a folder each) at one point in time: the machine, when it
+   * runs, is paused while they are copied. Returns the copies and how long the machine was paused.
+   */
+  snapshotDisks(
+    machineKey: string,
+    diskKeys: readonly string[],
+    destination: string,
+  ): Promise<{ copies: DiskCopy[]; pausedMs: number }>;
+  /** Replaces the disk's files with a copy, grown to the disk's size; its machine must be stopped. */
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

@@ -5,6 +5,7 @@ import type {
   ComputeDriver,
   ComputeEvent,
   DeploySettings,
+  DiskCopy,
   DiskSpec,
   ForwardedPort,
   ImageFiles,
@@ -14,6 +15,7 @@ import type {
   MachineState,
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { restoreDisk, snapshotDisks } from './disk-snapshot.ts';
 import { DiskStore } from './disk-store.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
@@ -195,6 +197,19 @@ export class QemuDriver implements ComputeDriver {
 
   deleteDisk(key: string): Promise<void> {
     return this.#disks.delete(key);
+  }
+
+  async snapshotDisks(
+    machineKey: string,
+    diskKeys: readonly string[],
+    destination: string,
+  ): Promise<{ copies: DiskCopy[]; pausedMs: number }> {
+    const machine = await this.#machine(machineKey);
+    return snapshotDisks(this.#dir, machine?.qmp ?? null, diskKeys, destination);
+  }
+
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>): Promise<void> {
+    return restoreDisk(this.#dir, disk, copy);
   }
 
   memoryFreeMb(): number {

@@ -30,7 +30,7 @@ async function nodeOf(job: PrepareContext): Promise<NodeRow | null> {
   return (await findNode(job.ctx.db, job.job.account_id ?? 0, Number(job.payload.nodeId))) ?? null;
 }
 
-function diskSpec(disk: DiskRow): DiskSpec {
+export function diskSpec(disk: DiskRow): DiskSpec {
   return { key: diskKey(disk.id), sizeMb: disk.size, filesystem: disk.filesystem as DiskFilesystem };
 }
 
