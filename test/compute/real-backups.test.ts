@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { BLOBS_DIR } from '../../src/data-dir.ts';
+import {
+  createRealNode,
+  forwardedSsh,
+  REAL_NODE_TOOLS,
+  type RealCloud,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+} from '../helpers/real-nodes.ts';
+import { needs } from '../helpers/system-tools.ts';
+
+async function waitForBackup(cloud: RealCloud, nodeId: number, backupId: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let status = '';
+  while (Date.now() < deadline) {
+    status = (await cloud.api('GET', `/v4/node/instances/${nodeId}/backups/${backupId}`)).body.status;
+    if (status === 'successful') return;
+    if (status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`backup ${backupId} is ${status}:\n${cloud.server().output().slice(-4000)}`);
+}
+
+/** The files the blob store holds for a backup. */
+function storedCopies(cloud: RealCloud, backupId: number): string[] {
+  const folder = path.join(cloud.dataDir, BLOBS_DIR, 'backups', String(backupId));
+  return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
+}
+
+test(
+  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then; cancelling the service removes the copies',
+  needs(...REAL_NODE_TOOLS),
+  async (t) => {
+    // At info, the server logs how long each snapshot paused its machine.
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user', LOG_LEVEL: 'info' });
+    await cloud.cli('images', 'build', 'busybox');
+    const key = await sshKeyPair(t);
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'backed-up', publicKey: key.publicKey });
+    await cloud.waitForStatus(id, 'running');
+    const { target } = await forwardedSsh(cloud, id, key.privateKey);
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/enable`, {})).status, 200);
+
+    await sshRun(target, 'echo one > /root/state; sync');
+    const snapshotStarted = Date.now();
+    const snapshot = await cloud.api('POST', `/v4/node/instances/${id}/backups`, { label: 'before-two' });
+    assert.equal(snapshot.status, 200, JSON.stringify(snapshot.body));
+    const backupId: number = snapshot.body.id;
+    await waitForBackup(cloud, id, backupId);
+    t.diagnostic(`snapshot: ${((Date.now() - snapshotStarted) / 1000).toFixed(1)} s`);
+    const paused = Number(/"pausedMs":(\d+)/.exec(cloud.server().output())?.[1]);
+    assert.ok(paused > 0, 'the running machine was paused while its disk was copied');
+    t.diagnostic(`the machine was paused ${paused} ms`);
+
+    const [rootDisk] = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
+    assert.ok(rootDisk);
+    const prefix = `disk-${rootDisk.id}`;
+    assert.deepEqual(
+      storedCopies(cloud, backupId).filter((f) => f.startsWith(prefix)),
+      [`${prefix}.img`, `${prefix}.initrd.img`, `${prefix}.vmlinuz`],
+    );
+
+    // The node ran on through the snapshot.
+    await sshRun(target, 'echo two > /root/state; sync');
+    assert.equal(await sshRun(target, 'cat /root/state'), 'two\n');
+
+    const restoreStarted = Date.now();
+    const restored = await cloud.api('POST', `/v4/node/instances/${id}/backups/${backupId}/restore`, {
+      node_id: id,
+      overwrite: true,
+    });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    await cloud.waitForStatus(id, 'restoring', 10_000).catch(() => {});
+    await cloud.waitForStatus(id, 'offline');
+    t.diagnostic(`restore (the machine stopped and the disk written): ${((Date.now() - restoreStarted) / 1000).toFixed(1)} s`);
+    const disks = fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks'));
+    assert.ok(!disks.includes(prefix), `the overwritten disk's files are gone: ${disks.join(', ')}`);
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/boot`, {})).status, 200);
+    await cloud.waitForStatus(id, 'running');
+    const after = await forwardedSsh(cloud, id, key.privateKey);
+    assert.equal(await sshRun(after.target, 'cat /root/state'), 'one\n');
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/cancel`, {})).status, 200);
+    const deadline = Date.now() + 30_000;
+    while (storedCopies(cloud, backupId).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(storedCopies(cloud, backupId), [], 'cancelling the backup service removes the stored copies');
+  },
+);
