@@ -142,8 +142,11 @@ export interface ComputeDriver {
     diskKeys: readonly string[],
     destination: string,
   ): Promise<{ copies: DiskCopy[]; pausedMs: number }>;
-  /** Replaces the disk's files with a copy, grown to the disk's size; its machine must be stopped. */
-  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>): Promise<void>;
+  /**
+   * Replaces the disk's files with a copy, grown to the disk's size; its machine must be stopped.
+   * With `network`, the interfaces' addresses in its (ext) filesystem are rewritten, as a deploy writes them.
+   */
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

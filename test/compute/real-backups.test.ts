@@ -33,7 +33,7 @@ function storedCopies(cloud: RealCloud, backupId: number): string[] {
 }
 
 test(
-  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then; cancelling the service removes the copies',
+  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address; cancelling the service removes the copies',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     // At info, the server logs how long each snapshot paused its machine.
@@ -52,8 +52,14 @@ test(
     const backupId: number = snapshot.body.id;
     await waitForBackup(cloud, id, backupId);
     t.diagnostic(`snapshot: ${((Date.now() - snapshotStarted) / 1000).toFixed(1)} s`);
-    const paused = Number(/"pausedMs":(\d+)/.exec(cloud.server().output())?.[1]);
-    assert.ok(paused > 0, 'the running machine was paused while its disk was copied');
+    // The log line may reach the test's pipe a little after the backup's status changed.
+    let paused: number | undefined;
+    for (const until = Date.now() + 5000; paused === undefined && Date.now() < until; ) {
+      const found = /"pausedMs":(\d+)/.exec(cloud.server().output());
+      if (found) paused = Number(found[1]);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(paused !== undefined && paused > 0, `the running machine was paused while its disk was copied (${paused} ms)`);
     t.diagnostic(`the machine was paused ${paused} ms`);
 
     const [rootDisk] = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
@@ -84,6 +90,27 @@ test(
     await cloud.waitForStatus(id, 'running');
     const after = await forwardedSsh(cloud, id, key.privateKey);
     assert.equal(await sshRun(after.target, 'cat /root/state'), 'one\n');
+
+    // Onto another node (created without booting): it boots to the same state, with its own address.
+    const other = await createRealNode(cloud, {
+      image: 'node/busybox',
+      label: 'restored-to',
+      publicKey: key.publicKey,
+      extra: { booted: false },
+    });
+    await cloud.waitForStatus(other, 'offline');
+    const toOther = await cloud.api('POST', `/v4/node/instances/${id}/backups/${backupId}/restore`, {
+      node_id: other,
+      overwrite: true,
+    });
+    assert.equal(toOther.status, 200, JSON.stringify(toOther.body));
+    await cloud.waitForStatus(other, 'offline');
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${other}/boot`, {})).status, 200);
+    await cloud.waitForStatus(other, 'running');
+    const otherSsh = await forwardedSsh(cloud, other, key.privateKey);
+    assert.equal(await sshRun(otherSsh.target, 'cat /root/state'), 'one\n');
+    const otherIp: string = (await cloud.api('GET', `/v4/node/instances/${other}`)).body.ipv4[0];
+    assert.match(await sshRun(otherSsh.target, 'ip -4 addr show eth0'), new RegExp(`inet ${otherIp.replaceAll('.', '\\.')}/`));
 
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/cancel`, {})).status, 200);
     const deadline = Date.now() + 30_000;

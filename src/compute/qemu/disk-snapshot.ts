@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DiskCopy, DiskSpec } from '../driver.ts';
+import type { DiskCopy, DiskSpec, NetworkSettings } from '../driver.ts';
+import { NETWORK_INTERFACES_DIR } from '../images/guest.ts';
 import { diskFiles } from './data-layout.ts';
 import { growTo, isExtFilesystem, replaceOrRemove } from './disk-store.ts';
+import { writeExt4Files } from './ext4-settings.ts';
+import { ifupdownInterfaces } from './guest-network.ts';
 import type { QmpClient } from './qmp.ts';
 import { run } from './run.ts';
 
@@ -58,10 +61,16 @@ export async function snapshotDisks(
 
 /**
  * Replaces the disk's files with a copy: the disk grown to the disk's size (its ext filesystem
- * checked and resized), the kernel and initrd those of the copy (removed when it has none). The
- * disk is replaced only once the copy is whole; the machine using it must be stopped.
+ * checked and resized, and its interfaces' addresses rewritten when `network` is given), the kernel
+ * and initrd those of the copy (removed when it has none). The disk is replaced only once the copy
+ * is whole; the machine using it must be stopped.
  */
-export async function restoreDisk(dir: string, disk: DiskSpec, copy: Omit<DiskCopy, 'key'>): Promise<void> {
+export async function restoreDisk(
+  dir: string,
+  disk: DiskSpec,
+  copy: Omit<DiskCopy, 'key'>,
+  network?: readonly NetworkSettings[],
+): Promise<void> {
   const files = diskFiles(dir, disk.key);
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
   const staging = `${files.disk}.restoring`;
@@ -74,6 +83,10 @@ export async function restoreDisk(dir: string, disk: DiskSpec, copy: Omit<DiskCo
       // A copy of a running machine's disk is as after a power cut: the check replays its journal.
       await run('e2fsck', ['-f', '-p', staging], { okExitCodes: [0, 1] });
       await run('resize2fs', [staging]);
+      if (network !== undefined) {
+        const stanzas = { path: `${NETWORK_INTERFACES_DIR}/cumulo`, content: ifupdownInterfaces(network), mode: 0o644 };
+        await writeExt4Files(staging, [stanzas]);
+      }
     }
     replaceOrRemove(copy.kernel, files.kernel);
     replaceOrRemove(copy.initrd, files.initrd);

@@ -13,6 +13,7 @@ import type {
   MachineCounters,
   MachineSpec,
   MachineState,
+  NetworkSettings,
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { restoreDisk, snapshotDisks } from './disk-snapshot.ts';
@@ -208,8 +209,8 @@ export class QemuDriver implements ComputeDriver {
     return snapshotDisks(this.#dir, machine?.qmp ?? null, diskKeys, destination);
   }
 
-  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>): Promise<void> {
-    return restoreDisk(this.#dir, disk, copy);
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void> {
+    return restoreDisk(this.#dir, disk, copy, network);
   }
 
   memoryFreeMb(): number {

@@ -9,7 +9,9 @@ import type { Database } from '../../../db/database.ts';
 import type { JobHandler, PrepareContext } from '../../../jobs/handler.ts';
 import { enqueueJob } from '../../../jobs/queue.ts';
 import { diskKey, machineKey } from '../compute/compute-keys.ts';
+import { machineInterfaces } from '../compute/machine-spec.ts';
 import { diskSpec, SHUTDOWN_GRACE_MS } from '../compute/machine-work.ts';
+import { findConfig } from '../configs/config.repository.ts';
 import { findDisk } from '../disks/disk.repository.ts';
 import { findNode } from '../node.repository.ts';
 import { type BackupRow, findBackup } from './backup.repository.ts';
@@ -69,6 +71,10 @@ export async function storeBackupCopies(job: PrepareContext): Promise<void> {
       await putOrDelete(ctx.blobs, keys.initrd, copy.initrd);
     }
     ctx.log.info({ node: node.id, backup: backup.id, pausedMs }, 'backup: disks copied');
+  } catch (error) {
+    // A failed backup holds nothing: what was stored of it goes.
+    for (const key of keysOf(backup)) await ctx.blobs.delete(key);
+    throw error;
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
@@ -84,6 +90,8 @@ export interface RestorePlan {
   disks: [from: number, to: number][];
   /** The target's disks an overwrite replaced, whose files go. */
   oldDisks: number[];
+  /** The config the target boots after the restore, whose addresses the restored root disks take. */
+  configId: number | null;
 }
 
 /**
@@ -100,6 +108,15 @@ export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
   const started = performance.now();
   await driver.stop(machineKey(node.id), { graceMs: SHUTDOWN_GRACE_MS });
   for (const id of plan.oldDisks) await driver.deleteDisk(diskKey(id));
+  // The addresses are the target's (a restore to another node), written onto the disks deployed from an image.
+  const config = plan.configId === null ? undefined : await findConfig(ctx.db, accountId, node.id, plan.configId);
+  const interfaces = await machineInterfaces(ctx.db, node, config ?? null);
+  const network = interfaces.flatMap((i) => (i.addresses ? [i.addresses] : []));
+  const deployed = new Set(
+    parseContent((await findBackup(ctx.db, accountId, plan.backupId))?.content ?? '{}')
+      .disks.filter((d) => d.image !== null)
+      .map((d) => d.id),
+  );
   for (const [from, to] of plan.disks) {
     const disk = await findDisk(ctx.db, accountId, node.id, to);
     if (!disk) continue;
@@ -108,7 +125,8 @@ export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
     if (file === null) throw new Error(`backup ${plan.backupId} holds no copy of disk ${from}`);
     const kernel = await ctx.blobs.localPath(keys.kernel);
     const initrd = await ctx.blobs.localPath(keys.initrd);
-    await driver.restoreDisk(diskSpec(disk), { disk: file, ...(kernel && { kernel }), ...(initrd && { initrd }) });
+    const copy = { disk: file, ...(kernel && { kernel }), ...(initrd && { initrd }) };
+    await driver.restoreDisk(diskSpec(disk), copy, deployed.has(from) ? network : undefined);
   }
   ctx.log.info({ node: node.id, backup: plan.backupId, ms: Math.round(performance.now() - started) }, 'backup: restored');
 }

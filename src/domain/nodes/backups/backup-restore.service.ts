@@ -56,7 +56,7 @@ export async function restoreBackup(
     }
     await assertDiskSpace(trx, ctx, target, contentSize(content), 'node_id');
     const { configId, diskIds } = await writeContent(trx, ctx, target, content);
-    const plan: RestorePlan = { backupId: backup.id, disks: [...diskIds], oldDisks };
+    const plan: RestorePlan = { backupId: backup.id, disks: [...diskIds], oldDisks, configId };
     // The restored configs are the backed-up node's, so boot picks the one it booted last, as it would have.
     if (overwrite) await updateNodeRow(trx, target.account_id, target.id, { last_booted_config_id: configId });
     await startNodeOperation(trx, ctx, actorOf(principal), {
