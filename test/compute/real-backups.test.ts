@@ -33,7 +33,7 @@ function storedCopies(cloud: RealCloud, backupId: number): string[] {
 }
 
 test(
-  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address; cancelling the service removes the copies',
+  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address, as does a node created from it; cancelling the service removes the copies',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     // At info, the server logs how long each snapshot paused its machine.
@@ -111,6 +111,23 @@ test(
     assert.equal(await sshRun(otherSsh.target, 'cat /root/state'), 'one\n');
     const otherIp: string = (await cloud.api('GET', `/v4/node/instances/${other}`)).body.ipv4[0];
     assert.match(await sshRun(otherSsh.target, 'ip -4 addr show eth0'), new RegExp(`inet ${otherIp.replaceAll('.', '\\.')}/`));
+
+    // A node created from the backup boots to the same state, with its own address too.
+    const fromBackup = await cloud.api('POST', '/v4/node/instances', {
+      type: 'g6-nanode-1',
+      region: 'us-east',
+      label: 'from-backup',
+      backup_id: backupId,
+    });
+    assert.equal(fromBackup.status, 200, JSON.stringify(fromBackup.body));
+    const third: number = fromBackup.body.id;
+    await cloud.waitForStatus(third, 'running');
+    const thirdSsh = await forwardedSsh(cloud, third, key.privateKey);
+    assert.equal(await sshRun(thirdSsh.target, 'cat /root/state'), 'one\n');
+    assert.match(
+      await sshRun(thirdSsh.target, 'ip -4 addr show eth0'),
+      new RegExp(`inet ${fromBackup.body.ipv4[0].replaceAll('.', '\\.')}/`),
+    );
 
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/cancel`, {})).status, 200);
     const deadline = Date.now() + 30_000;

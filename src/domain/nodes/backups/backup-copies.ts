@@ -10,7 +10,7 @@ import type { JobHandler, PrepareContext } from '../../../jobs/handler.ts';
 import { enqueueJob } from '../../../jobs/queue.ts';
 import { diskKey, machineKey } from '../compute/compute-keys.ts';
 import { machineInterfaces } from '../compute/machine-spec.ts';
-import { diskSpec, SHUTDOWN_GRACE_MS } from '../compute/machine-work.ts';
+import { bootMachine, diskSpec, SHUTDOWN_GRACE_MS } from '../compute/machine-work.ts';
 import { findConfig } from '../configs/config.repository.ts';
 import { findDisk } from '../disks/disk.repository.ts';
 import { findNode } from '../node.repository.ts';
@@ -129,6 +129,18 @@ export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
     await driver.restoreDisk(diskSpec(disk), copy, deployed.has(from) ? network : undefined);
   }
   ctx.log.info({ node: node.id, backup: plan.backupId, ms: Math.round(performance.now() - started) }, 'backup: restored');
+}
+
+/**
+ * Provisioning a node created from a backup: its disks are the backup's copies, then its machine
+ * starts unless created with `booted: false`. Done again after a crash, a machine found running is
+ * not written over.
+ */
+export async function provisionFromBackup(job: PrepareContext): Promise<void> {
+  const node = await findNode(job.ctx.db, job.job.account_id ?? 0, Number(job.payload.nodeId));
+  if (!node) return;
+  if ((await driverOf(job).state(machineKey(node.id))) !== 'running') await restoreBackupCopies(job);
+  if (job.payload.booted !== false) await bootMachine(job);
 }
 
 /** Removes the stored copies of backups whose rows go in the caller's transaction (real nodes only). */
