@@ -14,6 +14,8 @@ export const BLOBS_DIR = 'blobs';
 export const SECRETS_DIR = 'secrets';
 /** Disks and machines of the qemu driver (src/compute/qemu). */
 export const COMPUTE_DIR = 'compute';
+/** Files on their way into the blob store (the same filesystem, so they move by a link). */
+export const STAGING_DIR = 'staging';
 
 /** Cumulo's own entries in the data dir (SQLite's companions included); anything else there is left alone. */
 const OWN_ENTRIES = [
@@ -22,6 +24,7 @@ const OWN_ENTRIES = [
   BLOBS_DIR,
   SECRETS_DIR,
   COMPUTE_DIR,
+  STAGING_DIR,
 ];
 
 /** Makes a directory (and its missing parents) for the owner only. */

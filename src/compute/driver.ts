@@ -107,6 +107,16 @@ export interface MachineCounters {
   netOutBytes: number;
 }
 
+/** A disk's files as copied at one point in time (`snapshotDisks`), or as given back (`restoreDisk`). */
+export interface DiskCopy {
+  /** The disk copied. */
+  key: string;
+  disk: string;
+  /** The kernel and initrd deployed beside the disk, when it has them. */
+  kernel?: string;
+  initrd?: string;
+}
+
 export interface ComputeDriver {
   readonly name: string;
   /** Adopts the machines left running by an earlier process; events go to `onEvent` from then on. */
@@ -131,6 +141,21 @@ export interface ComputeDriver {
   diskMinimumMb(spec: DiskSpec): Promise<number | null>;
   /** Sets root's password to a crypt(3) hash in the /etc/shadow of the disk's filesystem (not while a machine uses it). */
   setRootPassword(key: string, hash: string): Promise<void>;
+
+  /**
+   * Copies the disks into `destination` (a folder each) at one point in time: the machine, when it
+   * runs, is paused while they are copied. Returns the copies and how long the machine was paused.
+   */
+  snapshotDisks(
+    machineKey: string,
+    diskKeys: readonly string[],
+    destination: string,
+  ): Promise<{ copies: DiskCopy[]; pausedMs: number }>;
+  /**
+   * Replaces the disk's files with a copy, grown to the disk's size; its machine must be stopped.
+   * With `network`, the interfaces' addresses in its (ext) filesystem are rewritten, as a deploy writes them.
+   */
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

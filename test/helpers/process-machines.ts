@@ -127,6 +127,12 @@ export class ProcessMachines implements ComputeDriver {
   setRootPassword(): Promise<void> {
     return this.#unsupported('disks');
   }
+  snapshotDisks(): Promise<never> {
+    return this.#unsupported('disks');
+  }
+  restoreDisk(): Promise<void> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

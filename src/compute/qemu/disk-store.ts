@@ -20,7 +20,7 @@ export function isExtFilesystem(file: string): boolean {
 }
 
 /** Makes `file` `sizeMb` long (sparse); an error when what it holds is longer. */
-function growTo(file: string, sizeMb: number): void {
+export function growTo(file: string, sizeMb: number): void {
   const size = fs.statSync(file).size;
   if (size > sizeMb * MIB) throw new Error(`the image (${Math.ceil(size / MIB)} MB) is larger than the disk (${sizeMb} MB)`);
   fs.truncateSync(file, sizeMb * MIB);
@@ -33,7 +33,8 @@ export async function formatSwap(file: string): Promise<void> {
   });
 }
 
-function replaceOrRemove(source: string | undefined, target: string): void {
+/** `target` becomes a copy of `source`, or is removed when there is none. */
+export function replaceOrRemove(source: string | undefined, target: string): void {
   if (source === undefined) fs.rmSync(target, { force: true });
   else fs.copyFileSync(source, target);
 }

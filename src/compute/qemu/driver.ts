@@ -5,6 +5,7 @@ import type {
   ComputeDriver,
   ComputeEvent,
   DeploySettings,
+  DiskCopy,
   DiskSpec,
   ForwardedPort,
   ImageFiles,
@@ -12,10 +13,12 @@ import type {
   MachineCounters,
   MachineSpec,
   MachineState,
+  NetworkSettings,
 } from '../driver.ts';
 import { diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { writeRootPassword } from './disk-password.ts';
 import { diskMinimumMb, resizeDiskFile } from './disk-resize.ts';
+import { restoreDisk, snapshotDisks } from './disk-snapshot.ts';
 import { DiskStore } from './disk-store.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
@@ -216,6 +219,19 @@ export class QemuDriver implements ComputeDriver {
     const { disk } = diskFiles(this.#dir, key);
     if (!fs.existsSync(disk)) throw new Error(`disk ${key} has no file (${disk})`);
     return disk;
+  }
+
+  async snapshotDisks(
+    machineKey: string,
+    diskKeys: readonly string[],
+    destination: string,
+  ): Promise<{ copies: DiskCopy[]; pausedMs: number }> {
+    const machine = await this.#machine(machineKey);
+    return snapshotDisks(this.#dir, machine?.qmp ?? null, diskKeys, destination);
+  }
+
+  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void> {
+    return restoreDisk(this.#dir, disk, copy, network);
   }
 
   memoryFreeMb(): number {

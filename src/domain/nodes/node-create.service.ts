@@ -164,7 +164,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
     busy: built ? 'node_provision' : null,
     vendor: vendorOf(source),
   });
-  const { configId } = await buildNode(db, ctx, node, source, interfaces);
+  const { configId, plan } = await buildNode(db, ctx, node, source, interfaces);
   const actor = actorOf(principal);
   if (built) {
     await startNodeOperation(db, ctx, actor, {
@@ -175,6 +175,8 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
         configId,
         booted: body.booted ?? true,
         deploy: source.kind === 'image' ? deployPayload(source.deployment) : null,
+        // From a backup: real nodes get the backup's disk copies (backup-copies.ts).
+        ...(plan && { plan }),
       },
     });
   } else {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { NodeTypeDataT } from '../catalog/catalog.ts';
+import type { RestorePlan } from './backups/backup-copies.ts';
 import { type BackupSource, deployBackup, resolveBackupSource } from './backups/node-backup-source.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { addConfig } from './configs/config.service.ts';
@@ -62,7 +63,7 @@ export async function buildNode(
   node: NodeRow,
   source: NodeSource,
   interfaces: readonly Interface[],
-): Promise<{ configId: number | null }> {
+): Promise<{ configId: number | null; plan?: RestorePlan }> {
   if (source.kind === 'empty') return { configId: null };
   if (source.kind === 'backup') return deployBackup(db, ctx, node, source.backup, interfaces);
   const { image } = source.deployment;

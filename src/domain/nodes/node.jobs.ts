@@ -3,6 +3,7 @@ import type { JobContext, PrepareContext } from '../../jobs/handler.ts';
 import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
+import { provisionFromBackup } from './backups/backup-copies.ts';
 import { bootMachine, buildMachine, rebootMachine, stopMachine } from './compute/machine-work.ts';
 import { markNodeDisksReady } from './disks/disk.repository.ts';
 import { releaseNode } from './node.repository.ts';
@@ -74,7 +75,7 @@ const provision = nodeTransition({
     const { accountId, nodeId, now } = jobTarget(job);
     await markNodeDisksReady(job.trx, accountId, nodeId, now);
   },
-  work: buildMachine,
+  work: (job) => (job.payload.plan ? provisionFromBackup(job) : buildMachine(job)),
 });
 
 const boot = nodeTransition({

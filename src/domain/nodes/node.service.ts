@@ -15,6 +15,8 @@ import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { findBackupsOfNode } from './backups/backup.repository.ts';
+import { discardBackupCopies } from './backups/backup-copies.ts';
 import { discardMachine } from './compute/machine.jobs.ts';
 import { type DiskRow, findDisks } from './disks/disk.repository.ts';
 import {
@@ -168,6 +170,8 @@ export async function deleteNode(ctx: Context, principal: Principal, nodeId: num
     await removeTags(trx, node.account_id, 'node', node.id);
     await revokeEntityGrants(trx, node.account_id, 'node', node.id);
     if (node.stackscript_id !== null) await releaseStackScriptDeployment(trx, node.stackscript_id);
+    // Its backups go with it (the rows by cascade).
+    await discardBackupCopies(trx, ctx, await findBackupsOfNode(trx, node.account_id, node.id));
     await deleteNodeRow(trx, node.account_id, node.id);
     await discardMachine(trx, ctx, node, disks);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'node_delete', entity: nodeEntity(node) });

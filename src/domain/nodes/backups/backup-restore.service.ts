@@ -5,7 +5,7 @@ import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { deleteConfigsOfNode } from '../configs/config.repository.ts';
-import { deleteDisksOfNode } from '../disks/disk.repository.ts';
+import { deleteDisksOfNode, findDisks } from '../disks/disk.repository.ts';
 import { assertDiskSpace } from '../disks/disk.service.ts';
 import { updateNodeRow } from '../node.repository.ts';
 import { claimSettledNode, nodeFor, nodeNamedIn } from '../node-access.ts';
@@ -13,6 +13,7 @@ import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import type { RestoreBackup } from './backup.schema.ts';
 import { existingBackup } from './backup.service.ts';
 import { contentSize, parseContent, writeContent } from './backup-content.ts';
+import type { RestorePlan } from './backup-copies.ts';
 
 /** The busy marker (and transition) of a node a backup is being restored to. */
 export const RESTORE_BUSY = 'backup_restore';
@@ -48,19 +49,21 @@ export async function restoreBackup(
       updated: toTimestamp(ctx.clock.nowMs()),
       ...(overwrite ? { root_pass_hash: content.rootPassHash, image: content.image } : {}),
     });
+    const oldDisks = overwrite ? (await findDisks(trx, target.account_id, target.id)).map((d) => d.id) : [];
     if (overwrite) {
       await deleteConfigsOfNode(trx, target.account_id, target.id);
       await deleteDisksOfNode(trx, target.account_id, target.id);
     }
     await assertDiskSpace(trx, ctx, target, contentSize(content), 'node_id');
-    const { configId } = await writeContent(trx, ctx, target, content);
+    const { configId, diskIds } = await writeContent(trx, ctx, target, content);
+    const plan: RestorePlan = { backupId: backup.id, disks: [...diskIds], oldDisks, configId };
     // The restored configs are the backed-up node's, so boot picks the one it booted last, as it would have.
     if (overwrite) await updateNodeRow(trx, target.account_id, target.id, { last_booted_config_id: configId });
     await startNodeOperation(trx, ctx, actorOf(principal), {
       node: target,
       action: 'backups_restore',
       kind: NODE_OPS.restore,
-      payload: { backupId: backup.id },
+      payload: { backupId: backup.id, plan },
     });
   });
 }

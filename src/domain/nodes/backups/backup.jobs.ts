@@ -12,6 +12,7 @@ import { NODE_OPS } from '../node-operations.ts';
 import { type BackupRow, deleteBackupRows, findBackup, findBackupsOfNode, updateBackupRow } from './backup.repository.ts';
 import { BACKUP_BUSY, beginBackup } from './backup.service.ts';
 import { captureNode } from './backup-content.ts';
+import { backupCopyJobs, discardBackupCopies, restoreBackupCopies, storeBackupCopies } from './backup-copies.ts';
 import { RESTORE_BUSY } from './backup-restore.service.ts';
 import { BACKUP_SCHEDULE_JOB, queueScheduledBackup } from './backup-schedule.service.ts';
 import { automaticBackupsToDrop, effectiveSchedule, inWindow, nextWindowStart } from './backup-schedule.ts';
@@ -33,6 +34,11 @@ async function dropSuperseded(job: JobContext, node: NodeRow, backup: BackupRow)
           rows.filter((r) => r.status === 'successful').map((r) => ({ id: r.id, createdMs: Date.parse(`${r.created}Z`) })),
           effectiveSchedule(node.id, node.backups_day, node.backups_window).day,
         );
+  await discardBackupCopies(
+    job.trx,
+    job.ctx,
+    rows.filter((r) => drop.includes(r.id)),
+  );
   await deleteBackupRows(job.trx, node.account_id, drop);
 }
 
@@ -45,6 +51,7 @@ function backupOperation(kind: typeof NODE_OPS.snapshot | typeof NODE_OPS.autoBa
   return {
     kind,
     transition: 'backup',
+    work: storeBackupCopies,
     async start(job) {
       const { accountId, nodeId, now } = jobTarget(job);
       const node = await findNode(job.trx, accountId, nodeId);
@@ -90,6 +97,7 @@ const restore = nodeTransition({
     const { accountId, nodeId, now } = jobTarget(job);
     await markNodeDisksReady(job.trx, accountId, nodeId, now);
   },
+  work: restoreBackupCopies,
 });
 
 /** Starts an automatic backup unless another operation holds the node (false then). */
@@ -137,4 +145,4 @@ export const backupOperations: readonly OperationHandler[] = [
   backupOperation(NODE_OPS.autoBackup),
   restore,
 ];
-export const backupJobs: readonly JobHandler[] = [scheduledBackup];
+export const backupJobs: readonly JobHandler[] = [scheduledBackup, ...backupCopyJobs];

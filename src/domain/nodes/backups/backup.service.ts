@@ -13,6 +13,7 @@ import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { type BackupRow, deleteBackupsOfNode, findBackup, findBackupsOfNode, insertBackup } from './backup.repository.ts';
 import type { Backup, Backups, BackupType } from './backup.schema.ts';
 import { captureNode, parseContent } from './backup-content.ts';
+import { discardBackupCopies } from './backup-copies.ts';
 import { startAutomaticBackups } from './backup-schedule.service.ts';
 
 /** The busy marker (and transition) of a node while one of its backups is taken. */
@@ -129,6 +130,7 @@ export async function cancelBackups(ctx: Context, principal: Principal, nodeId: 
   await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     await updateNodeRow(trx, node.account_id, node.id, { backups_enabled: 0, updated: toTimestamp(ctx.clock.nowMs()) });
+    await discardBackupCopies(trx, ctx, await findBackupsOfNode(trx, node.account_id, node.id));
     await deleteBackupsOfNode(trx, node.account_id, node.id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'backups_cancel', entity: nodeEntity(node) });
   });

@@ -9,6 +9,7 @@ import type { NodeRow } from '../node.repository.ts';
 import { nodeNamedIn } from '../node-access.ts';
 import { findBackup } from './backup.repository.ts';
 import { contentSize, type NodeContent, parseContent, writeContent } from './backup-content.ts';
+import type { RestorePlan } from './backup-copies.ts';
 
 /**
  * Creating a node from `backup_id`: `resolveBackupSource` checks, before anything is written, the
@@ -54,13 +55,17 @@ export async function resolveBackupSource(
   return { backupId, rootPassHash: content.rootPassHash, content };
 }
 
-/** The request's interfaces (checked), when it named any, replace those of the backed-up configs. */
+/**
+ * The request's interfaces (checked), when it named any, replace those of the backed-up configs;
+ * `plan` says which of the backup's disk copies go onto which new disk (real nodes).
+ */
 export async function deployBackup(
   db: Kysely<Database>,
   ctx: Context,
   node: NodeRow,
   source: BackupSource,
   interfaces: readonly Interface[],
-): Promise<{ configId: number | null }> {
-  return writeContent(db, ctx, node, source.content, interfaces.length > 0 ? interfaces : undefined);
+): Promise<{ configId: number | null; plan: RestorePlan }> {
+  const { configId, diskIds } = await writeContent(db, ctx, node, source.content, interfaces.length > 0 ? interfaces : undefined);
+  return { configId, plan: { backupId: source.backupId, disks: [...diskIds], oldDisks: [], configId } };
 }

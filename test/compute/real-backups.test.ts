@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { BLOBS_DIR } from '../../src/data-dir.ts';
+import {
+  createRealNode,
+  forwardedSsh,
+  REAL_NODE_TOOLS,
+  type RealCloud,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+} from '../helpers/real-nodes.ts';
+import { needs } from '../helpers/system-tools.ts';
+
+async function waitForBackup(cloud: RealCloud, nodeId: number, backupId: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let status = '';
+  while (Date.now() < deadline) {
+    status = (await cloud.api('GET', `/v4/node/instances/${nodeId}/backups/${backupId}`)).body.status;
+    if (status === 'successful') return;
+    if (status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`backup ${backupId} is ${status}:\n${cloud.server().output().slice(-4000)}`);
+}
+
+/** The files the blob store holds for a backup. */
+function storedCopies(cloud: RealCloud, backupId: number): string[] {
+  const folder = path.join(cloud.dataDir, BLOBS_DIR, 'backups', String(backupId));
+  return fs.existsSync(folder) ? fs.readdirSync(folder).sort() : [];
+}
+
+test(
+  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address, as does a node created from it; cancelling the service removes the copies',
+  needs(...REAL_NODE_TOOLS),
+  async (t) => {
+    // At info, the server logs how long each snapshot paused its machine.
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user', LOG_LEVEL: 'info' });
+    await cloud.cli('images', 'build', 'busybox');
+    const key = await sshKeyPair(t);
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'backed-up', publicKey: key.publicKey });
+    await cloud.waitForStatus(id, 'running');
+    const { target } = await forwardedSsh(cloud, id, key.privateKey);
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/enable`, {})).status, 200);
+
+    await sshRun(target, 'echo one > /root/state; sync');
+    const snapshotStarted = Date.now();
+    const snapshot = await cloud.api('POST', `/v4/node/instances/${id}/backups`, { label: 'before-two' });
+    assert.equal(snapshot.status, 200, JSON.stringify(snapshot.body));
+    const backupId: number = snapshot.body.id;
+    await waitForBackup(cloud, id, backupId);
+    t.diagnostic(`snapshot: ${((Date.now() - snapshotStarted) / 1000).toFixed(1)} s`);
+    // The log line may reach the test's pipe a little after the backup's status changed.
+    let paused: number | undefined;
+    for (const until = Date.now() + 5000; paused === undefined && Date.now() < until; ) {
+      const found = /"pausedMs":(\d+)/.exec(cloud.server().output());
+      if (found) paused = Number(found[1]);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(paused !== undefined && paused > 0, `the running machine was paused while its disk was copied (${paused} ms)`);
+    t.diagnostic(`the machine was paused ${paused} ms`);
+
+    const [rootDisk] = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[];
+    assert.ok(rootDisk);
+    const prefix = `disk-${rootDisk.id}`;
+    assert.deepEqual(
+      storedCopies(cloud, backupId).filter((f) => f.startsWith(prefix)),
+      [`${prefix}.img`, `${prefix}.initrd.img`, `${prefix}.vmlinuz`],
+    );
+
+    // The node ran on through the snapshot.
+    await sshRun(target, 'echo two > /root/state; sync');
+    assert.equal(await sshRun(target, 'cat /root/state'), 'two\n');
+
+    const restoreStarted = Date.now();
+    const restored = await cloud.api('POST', `/v4/node/instances/${id}/backups/${backupId}/restore`, {
+      node_id: id,
+      overwrite: true,
+    });
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    await cloud.waitForStatus(id, 'restoring', 10_000).catch(() => {});
+    await cloud.waitForStatus(id, 'offline');
+    t.diagnostic(`restore (the machine stopped and the disk written): ${((Date.now() - restoreStarted) / 1000).toFixed(1)} s`);
+    const disks = fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks'));
+    assert.ok(!disks.includes(prefix), `the overwritten disk's files are gone: ${disks.join(', ')}`);
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/boot`, {})).status, 200);
+    await cloud.waitForStatus(id, 'running');
+    const after = await forwardedSsh(cloud, id, key.privateKey);
+    assert.equal(await sshRun(after.target, 'cat /root/state'), 'one\n');
+
+    // Onto another node (created without booting): it boots to the same state, with its own address.
+    const other = await createRealNode(cloud, {
+      image: 'node/busybox',
+      label: 'restored-to',
+      publicKey: key.publicKey,
+      extra: { booted: false },
+    });
+    await cloud.waitForStatus(other, 'offline');
+    const toOther = await cloud.api('POST', `/v4/node/instances/${id}/backups/${backupId}/restore`, {
+      node_id: other,
+      overwrite: true,
+    });
+    assert.equal(toOther.status, 200, JSON.stringify(toOther.body));
+    await cloud.waitForStatus(other, 'offline');
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${other}/boot`, {})).status, 200);
+    await cloud.waitForStatus(other, 'running');
+    const otherSsh = await forwardedSsh(cloud, other, key.privateKey);
+    assert.equal(await sshRun(otherSsh.target, 'cat /root/state'), 'one\n');
+    const otherIp: string = (await cloud.api('GET', `/v4/node/instances/${other}`)).body.ipv4[0];
+    assert.match(await sshRun(otherSsh.target, 'ip -4 addr show eth0'), new RegExp(`inet ${otherIp.replaceAll('.', '\\.')}/`));
+
+    // A node created from the backup boots to the same state, with its own address too.
+    const fromBackup = await cloud.api('POST', '/v4/node/instances', {
+      type: 'g6-nanode-1',
+      region: 'us-east',
+      label: 'from-backup',
+      backup_id: backupId,
+    });
+    assert.equal(fromBackup.status, 200, JSON.stringify(fromBackup.body));
+    const third: number = fromBackup.body.id;
+    await cloud.waitForStatus(third, 'running');
+    const thirdSsh = await forwardedSsh(cloud, third, key.privateKey);
+    assert.equal(await sshRun(thirdSsh.target, 'cat /root/state'), 'one\n');
+    assert.match(
+      await sshRun(thirdSsh.target, 'ip -4 addr show eth0'),
+      new RegExp(`inet ${fromBackup.body.ipv4[0].replaceAll('.', '\\.')}/`),
+    );
+
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/cancel`, {})).status, 200);
+    const deadline = Date.now() + 30_000;
+    while (storedCopies(cloud, backupId).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(storedCopies(cloud, backupId), [], 'cancelling the backup service removes the stored copies');
+  },
+);
