@@ -122,6 +122,11 @@ export interface ComputeDriver {
   deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void>;
   /** Removes the disk's files; a missing disk is not an error. */
   deleteDisk(key: string): Promise<void>;
+  /**
+   * A copy of disk `from` (with the kernel and initrd it boots with) as disk `to`, grown to its size;
+   * a machine running from `from` is paused while it is read. Done again, it starts over.
+   */
+  copyDisk(from: string, to: DiskSpec): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

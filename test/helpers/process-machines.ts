@@ -118,6 +118,9 @@ export class ProcessMachines implements ComputeDriver {
   deleteDisk(): Promise<void> {
     return this.#unsupported('disks');
   }
+  copyDisk(): Promise<void> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

@@ -14,6 +14,7 @@ import type {
   MachineState,
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { copyDiskFiles } from './disk-copy.ts';
 import { DiskStore } from './disk-store.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
@@ -195,6 +196,27 @@ export class QemuDriver implements ComputeDriver {
 
   deleteDisk(key: string): Promise<void> {
     return this.#disks.delete(key);
+  }
+
+  copyDisk(from: string, to: DiskSpec): Promise<void> {
+    return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to));
+  }
+
+  /** Runs `work` with the machines using the disk paused (QMP stop and cont), so what it reads is consistent. */
+  async #pausedWhile<T>(diskKey: string, work: () => Promise<T>): Promise<T> {
+    const using = [...this.#live.values()].filter((machine) =>
+      readJson<MachineSpec>(machine.files.spec)?.devices.includes(diskKey),
+    );
+    const paused: LiveMachine[] = [];
+    try {
+      for (const machine of using) {
+        await machine.qmp?.execute('stop');
+        paused.push(machine);
+      }
+      return await work();
+    } finally {
+      for (const machine of paused) await machine.qmp?.execute('cont').catch(() => {});
+    }
   }
 
   memoryFreeMb(): number {

@@ -113,6 +113,14 @@ export async function makeDisk(job: PrepareContext): Promise<void> {
   if (disk) await writeDisk(job, node, disk);
 }
 
+/** A disk cloned on its node (disk clone): a copy of its source's files, made while the source's machine is paused. */
+export async function copyDisk(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (!node) return;
+  const copy = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
+  if (copy) await driverOf(job).copyDisk(diskKey(Number(job.payload.sourceDiskId)), diskSpec(copy));
+}
+
 export async function removeDisk(job: PrepareContext): Promise<void> {
   await driverOf(job).deleteDisk(diskKey(Number(job.payload.diskId)));
 }

@@ -1,7 +1,7 @@
 import type { JobContext, PrepareContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
 import type { TransitionKind } from '../../../jobs/transitions.ts';
-import { makeDisk, removeDisk } from '../compute/machine-work.ts';
+import { copyDisk, makeDisk, removeDisk } from '../compute/machine-work.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import { removeDiskFromConfigs } from '../configs/config.service.ts';
 import { jobTarget } from '../node.jobs.ts';
@@ -66,7 +66,7 @@ function diskOperation(
 export const diskOperations: readonly OperationHandler[] = [
   // A disk that could not be written is removed; a resize or delete that failed leaves the disk usable.
   diskOperation(NODE_OPS.diskCreate, 'disk_create', dropDisk, makeDisk),
-  diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk),
+  diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk, copyDisk),
   diskOperation(NODE_OPS.diskResize, 'disk_resize', markReady),
   diskOperation(
     NODE_OPS.diskDelete,

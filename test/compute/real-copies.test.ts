@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { diskFiles } from '../../src/compute/qemu/data-layout.ts';
+import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
+import type { RealCloud } from '../helpers/real-nodes.ts';
+import { createRealNode, forwardedSsh, REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import { needs } from '../helpers/system-tools.ts';
+
+async function waitForDisk(cloud: RealCloud, nodeId: number, diskId: number, status: string | null, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await cloud.api('GET', `/v4/node/instances/${nodeId}/disks/${diskId}`);
+    last = res.status === 404 ? 'gone' : res.body.status;
+    if (last === (status ?? 'gone')) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`disk ${diskId} is ${last}, not ${status ?? 'gone'}:\n${cloud.server().output().slice(-4000)}`);
+}
+
+test(
+  'copies are real: a disk cloned from a running node holds what its guest wrote, with its boot files',
+  needs(...REAL_NODE_TOOLS),
+  async (t) => {
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
+    await cloud.cli('images', 'build', 'busybox');
+    const key = await sshKeyPair(t);
+    // A large swap leaves the main disk small; deleting the swap makes room for the main disk's copy.
+    const a = await createRealNode(cloud, {
+      image: 'node/busybox',
+      label: 'node-a',
+      publicKey: key.publicKey,
+      extra: { swap_size: 23000 },
+    });
+    await cloud.waitForStatus(a, 'running');
+    const { target } = await forwardedSsh(cloud, a, key.privateKey);
+    await sshRun(target, 'echo written-on-a > /root/marker && sync');
+
+    const disks = (await cloud.api('GET', `/v4/node/instances/${a}/disks`)).body.data as { id: number; filesystem: string }[];
+    const main = disks.find((d) => d.filesystem === 'ext4');
+    const swap = disks.find((d) => d.filesystem === 'swap');
+    assert.ok(main && swap, JSON.stringify(disks));
+    assert.equal((await cloud.api('DELETE', `/v4/node/instances/${a}/disks/${swap.id}`)).status, 200);
+    await waitForDisk(cloud, a, swap.id, null);
+
+    const started = Date.now();
+    const cloned = await cloud.api('POST', `/v4/node/instances/${a}/disks/${main.id}/clone`, {});
+    assert.equal(cloned.status, 200, JSON.stringify(cloned.body));
+    await waitForDisk(cloud, a, cloned.body.id, 'ready');
+    t.diagnostic(`disk clone: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const copy = diskFiles(path.join(cloud.dataDir, 'compute'), `disk-${cloned.body.id}`);
+    assert.equal(await readExt4File(copy.disk, '/root/marker'), 'written-on-a\n');
+    const source = diskFiles(path.join(cloud.dataDir, 'compute'), `disk-${main.id}`);
+    assert.equal(fs.statSync(copy.disk).size, fs.statSync(source.disk).size);
+    assert.ok(fs.statSync(copy.disk).blocks * 512 < fs.statSync(copy.disk).size / 2, 'the copy is sparse');
+    assert.deepEqual(fs.readFileSync(copy.kernel), fs.readFileSync(source.kernel));
+    assert.deepEqual(fs.readFileSync(copy.initrd), fs.readFileSync(source.initrd));
+    // The source's machine was paused for the copy and runs on.
+    assert.equal(await sshRun(target, 'cat /root/marker'), 'written-on-a\n');
+  },
+);
