@@ -25,6 +25,13 @@ export interface ImageFiles {
   initrd?: string;
 }
 
+/** Where a captured disk's files go (paths the caller chose). */
+export interface CapturedDisk {
+  disk: string;
+  kernel: string;
+  initrd: string;
+}
+
 export interface NetworkSettings {
   /** `eth0`, `eth1`, ... in the order of the machine's interfaces. */
   interface: string;
@@ -127,6 +134,12 @@ export interface ComputeDriver {
    * a machine running from `from` is paused while it is read. Done again, it starts over.
    */
   copyDisk(from: string, to: DiskSpec): Promise<void>;
+  /**
+   * Disk `key` as an image's files: its filesystem shrunk to what it holds and gzipped into `to.disk`,
+   * its kernel and initrd copied to `to.kernel` and `to.initrd` when it has them (`bootFiles`); a
+   * machine running from it is paused while it is read.
+   */
+  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

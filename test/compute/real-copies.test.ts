@@ -20,8 +20,20 @@ async function waitForDisk(cloud: RealCloud, nodeId: number, diskId: number, sta
   assert.fail(`disk ${diskId} is ${last}, not ${status ?? 'gone'}:\n${cloud.server().output().slice(-4000)}`);
 }
 
+async function waitForImage(cloud: RealCloud, imageId: string, status: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await cloud.api('GET', `/v4/images/${imageId}`);
+    last = res.status === 404 ? 'gone' : res.body.status;
+    if (last === status) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.fail(`image ${imageId} is ${last}, not ${status}:\n${cloud.server().output().slice(-4000)}`);
+}
+
 test(
-  'copies are real: a disk cloned from a running node holds what its guest wrote, with its boot files',
+  'copies are real: a disk cloned from a running node holds what its guest wrote, with its boot files; a node deployed from an image captured from that disk boots with it',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
@@ -60,5 +72,18 @@ test(
     assert.deepEqual(fs.readFileSync(copy.initrd), fs.readFileSync(source.initrd));
     // The source's machine was paused for the copy and runs on.
     assert.equal(await sshRun(target, 'cat /root/marker'), 'written-on-a\n');
+
+    // An image captured from A's disk (A running: paused while its disk is read) deploys a node B that has A's file.
+    const captureStarted = Date.now();
+    const image = await cloud.api('POST', '/v4/images', { disk_id: main.id, label: 'captured-a' });
+    assert.equal(image.status, 200, JSON.stringify(image.body));
+    await waitForImage(cloud, image.body.id, 'available');
+    t.diagnostic(`image capture: ${((Date.now() - captureStarted) / 1000).toFixed(1)} s`);
+    const b = await createRealNode(cloud, { image: image.body.id, label: 'node-b', publicKey: key.publicKey });
+    await cloud.waitForStatus(b, 'running');
+    const { target: targetB } = await forwardedSsh(cloud, b, key.privateKey);
+    assert.equal(await sshRun(targetB, 'cat /root/marker'), 'written-on-a\n');
+    assert.equal(await sshRun(targetB, 'hostname'), 'node-b\n');
+    assert.equal(await sshRun(target, 'hostname'), 'node-a\n');
   },
 );

@@ -121,6 +121,9 @@ export class ProcessMachines implements ComputeDriver {
   copyDisk(): Promise<void> {
     return this.#unsupported('disks');
   }
+  captureDisk(): Promise<{ bootFiles: boolean }> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

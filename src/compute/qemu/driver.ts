@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type {
+  CapturedDisk,
   ComputeDriver,
   ComputeEvent,
   DeploySettings,
@@ -14,6 +15,7 @@ import type {
   MachineState,
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { captureDiskFiles } from './disk-capture.ts';
 import { copyDiskFiles } from './disk-copy.ts';
 import { DiskStore } from './disk-store.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
@@ -200,6 +202,10 @@ export class QemuDriver implements ComputeDriver {
 
   copyDisk(from: string, to: DiskSpec): Promise<void> {
     return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to));
+  }
+
+  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }> {
+    return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read));
   }
 
   /** Runs `work` with the machines using the disk paused (QMP stop and cont), so what it reads is consistent. */
