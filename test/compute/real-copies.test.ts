@@ -85,5 +85,29 @@ test(
     assert.equal(await sshRun(targetB, 'cat /root/marker'), 'written-on-a\n');
     assert.equal(await sshRun(targetB, 'hostname'), 'node-b\n');
     assert.equal(await sshRun(target, 'hostname'), 'node-a\n');
+
+    // A's clone to a new node C (A running): C's disks are copies of A's, each where its config expects it.
+    const cloneStarted = Date.now();
+    const c = await cloud.api('POST', `/v4/node/instances/${a}/clone`, {
+      region: 'us-east',
+      type: 'g6-nanode-1',
+      label: 'node-c',
+    });
+    assert.equal(c.status, 200, JSON.stringify(c.body));
+    await cloud.waitForStatus(c.body.id, 'offline');
+    t.diagnostic(`node clone: ${((Date.now() - cloneStarted) / 1000).toFixed(1)} s`);
+    const cDisks = (await cloud.api('GET', `/v4/node/instances/${c.body.id}/disks`)).body.data as {
+      id: number;
+      filesystem: string;
+    }[];
+    // Without `disks`, a clone copies the disks A's configs use: its main disk, not the copy made above.
+    assert.deepEqual(
+      cDisks.map((d) => d.filesystem),
+      ['ext4'],
+    );
+    for (const disk of cDisks) {
+      const files = diskFiles(path.join(cloud.dataDir, 'compute'), `disk-${disk.id}`);
+      assert.equal(await readExt4File(files.disk, '/root/marker'), 'written-on-a\n', `disk ${disk.id} of C`);
+    }
   },
 );

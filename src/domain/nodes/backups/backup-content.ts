@@ -62,8 +62,9 @@ export function contentSize(content: NodeContent): number {
 /**
  * Writes the content's disks (`not ready` until the operation that writes them ends) and configs
  * onto a node, the configs pointing at the new disks (and carrying `interfaces` instead of their
- * own when given), and returns the config to boot: the one booted last on the original node, else
- * the first. In the caller's transaction; no checks, no events.
+ * own when given), and returns the config to boot (the one booted last on the original node, else
+ * the first) and which new disk each content disk became (`[content disk id, new disk id]`). In the
+ * caller's transaction; no checks, no events.
  */
 export async function writeContent(
   db: Kysely<Database>,
@@ -71,7 +72,7 @@ export async function writeContent(
   node: NodeRow,
   content: NodeContent,
   interfaces?: readonly Interface[],
-): Promise<{ configId: number | null }> {
+): Promise<{ configId: number | null; disks: [number, number][] }> {
   const diskIds = new Map<number, number>();
   for (const disk of content.disks) {
     const row = await addDisk(db, ctx, node, {
@@ -105,5 +106,5 @@ export async function writeContent(
     configIds.set(config.id, row.id);
   }
   const boot = content.bootConfigId === null ? undefined : configIds.get(content.bootConfigId);
-  return { configId: boot ?? configIds.values().next().value ?? null };
+  return { configId: boot ?? configIds.values().next().value ?? null, disks: [...diskIds] };
 }

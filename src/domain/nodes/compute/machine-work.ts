@@ -121,6 +121,20 @@ export async function copyDisk(job: PrepareContext): Promise<void> {
   if (copy) await driverOf(job).copyDisk(diskKey(Number(job.payload.sourceDiskId)), diskSpec(copy));
 }
 
+/**
+ * A node clone's disks (the operation runs on the source): each target disk a copy of its source
+ * disk, as the payload pairs them; a target deleted meanwhile has nothing left to copy.
+ */
+export async function copyNodeDisks(job: PrepareContext): Promise<void> {
+  const accountId = job.job.account_id ?? 0;
+  const target = await findNode(job.ctx.db, accountId, Number(job.payload.targetId));
+  if (!target) return;
+  for (const [from, to] of (job.payload.disks ?? []) as [number, number][]) {
+    const disk = await findDisk(job.ctx.db, accountId, target.id, to);
+    if (disk) await driverOf(job).copyDisk(diskKey(from), diskSpec(disk));
+  }
+}
+
 export async function removeDisk(job: PrepareContext): Promise<void> {
   await driverOf(job).deleteDisk(diskKey(Number(job.payload.diskId)));
 }
