@@ -140,6 +140,11 @@ export interface ComputeDriver {
    * machine running from it is paused while it is read.
    */
   captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }>;
+  /**
+   * The network helper: the interfaces' addresses written into the disk's filesystem as a deploy
+   * writes them; a disk that is not a bare ext filesystem is left as it is. The disk must not be in use.
+   */
+  writeNetwork(key: string, network: readonly NetworkSettings[]): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

@@ -33,7 +33,7 @@ async function waitForImage(cloud: RealCloud, imageId: string, status: string, t
 }
 
 test(
-  'copies are real: a disk cloned from a running node holds what its guest wrote, with its boot files; a node deployed from an image captured from that disk boots with it',
+  'copies are real: a disk cloned from a running node holds what its guest wrote, with its boot files; a node deployed from an image captured from that disk boots with it; so does a clone of the node',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
@@ -109,5 +109,13 @@ test(
       const files = diskFiles(path.join(cloud.dataDir, 'compute'), `disk-${disk.id}`);
       assert.equal(await readExt4File(files.disk, '/root/marker'), 'written-on-a\n', `disk ${disk.id} of C`);
     }
+
+    // C boots (a clone is left powered off) with A's files and, by the network helper, its own addresses.
+    assert.equal((await cloud.api('POST', `/v4/node/instances/${c.body.id}/boot`, {})).status, 200);
+    await cloud.waitForStatus(c.body.id, 'running');
+    const { target: targetC } = await forwardedSsh(cloud, c.body.id, key.privateKey);
+    assert.equal(await sshRun(targetC, 'cat /root/marker'), 'written-on-a\n');
+    const cIp = (await cloud.api('GET', `/v4/node/instances/${c.body.id}`)).body.ipv4[0] as string;
+    assert.match(await sshRun(targetC, 'ip -4 addr show eth0'), new RegExp(`inet ${cIp.replaceAll('.', '\\.')}/24`));
   },
 );

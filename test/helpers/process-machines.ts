@@ -124,6 +124,9 @@ export class ProcessMachines implements ComputeDriver {
   captureDisk(): Promise<{ bootFiles: boolean }> {
     return this.#unsupported('disks');
   }
+  writeNetwork(): Promise<void> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

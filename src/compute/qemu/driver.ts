@@ -13,6 +13,7 @@ import type {
   MachineCounters,
   MachineSpec,
   MachineState,
+  NetworkSettings,
 } from '../driver.ts';
 import { type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { captureDiskFiles } from './disk-capture.ts';
@@ -23,6 +24,7 @@ import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
 import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
+import { writeNetworkFiles } from './network-helper.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
 import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
 
@@ -206,6 +208,10 @@ export class QemuDriver implements ComputeDriver {
 
   captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }> {
     return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read));
+  }
+
+  writeNetwork(key: string, network: readonly NetworkSettings[]): Promise<void> {
+    return writeNetworkFiles(this.#dir, key, network);
   }
 
   /** Runs `work` with the machines using the disk paused (QMP stop and cont), so what it reads is consistent. */

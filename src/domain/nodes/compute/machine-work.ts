@@ -69,7 +69,17 @@ async function startMachine(job: PrepareContext, node: NodeRow): Promise<void> {
   const config = await findConfig(job.ctx.db, node.account_id, node.id, Number(job.payload.configId));
   if (!config) throw new Error(`config ${String(job.payload.configId)} of node ${node.id} is gone`);
   const spec = await machineSpecOf(job.ctx.db, job.ctx, node, config);
-  await driverOf(job).start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
+  const driver = driverOf(job);
+  // The config's network helper gives the root disk this node's addresses at each boot (a cloned disk has its source's).
+  const root = spec.devices[spec.rootDevice];
+  const helpers = JSON.parse(config.helpers) as { network?: boolean };
+  if (helpers.network && root && (await driver.state(spec.key)) !== 'running') {
+    await driver.writeNetwork(
+      root,
+      spec.interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),
+    );
+  }
+  await driver.start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
 }
 
 /** Provisioning (and rebuilding): the node's disks written, then its machine started unless created with `booted: false`. */
