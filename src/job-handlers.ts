@@ -18,7 +18,7 @@ import { type OperationHandler, operationJobs } from './jobs/operation.ts';
 
 /**
  * Every job kind the worker knows, gathered from the resource groups. `realCompute`: nodes run on a
- * compute driver (ctx.compute), so node and disk operations do real work and end with it.
+ * compute driver (ctx.compute), so node, disk and image capture operations do real work and end with it.
  */
 export function jobHandlers(realCompute: boolean): JobHandler[] {
   const nodeOperationJobs = (operations: readonly OperationHandler[]) =>
@@ -26,7 +26,7 @@ export function jobHandlers(realCompute: boolean): JobHandler[] {
   return [
     ...tokenJobs,
     ...oauthJobs,
-    ...operationJobs(imageOperations, { progress: progressEvent }),
+    ...operationJobs(imageOperations, { progress: progressEvent, realWork: realCompute }),
     ...imageJobs,
     ...nodeOperationJobs(nodeOperations),
     ...nodeOperationJobs(diskOperations),

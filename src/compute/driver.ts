@@ -25,6 +25,13 @@ export interface ImageFiles {
   initrd?: string;
 }
 
+/** Where a captured disk's files go (paths the caller chose). */
+export interface CapturedDisk {
+  disk: string;
+  kernel: string;
+  initrd: string;
+}
+
 export interface NetworkSettings {
   /** `eth0`, `eth1`, ... in the order of the machine's interfaces. */
   interface: string;
@@ -156,6 +163,22 @@ export interface ComputeDriver {
    * With `network`, the interfaces' addresses in its (ext) filesystem are rewritten, as a deploy writes them.
    */
   restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void>;
+  /**
+   * A copy of disk `from` (with the kernel and initrd it boots with) as disk `to`, grown to its size;
+   * a machine running from `from` is paused while it is read. Done again, it starts over.
+   */
+  copyDisk(from: string, to: DiskSpec): Promise<void>;
+  /**
+   * Disk `key` as an image's files: its filesystem shrunk to what it holds and gzipped into `to.disk`,
+   * its kernel and initrd copied to `to.kernel` and `to.initrd` when it has them (`bootFiles`); a
+   * machine running from it is paused while it is read.
+   */
+  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }>;
+  /**
+   * The network helper: the interfaces' addresses written into the disk's filesystem as a deploy
+   * writes them; a disk that is not a bare ext filesystem is left as it is. The disk must not be in use.
+   */
+  writeNetwork(key: string, network: readonly NetworkSettings[]): Promise<void>;
 
   /** Memory (MB) left for machines, after those running now. */
   memoryFreeMb(): number;

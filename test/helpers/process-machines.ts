@@ -133,6 +133,15 @@ export class ProcessMachines implements ComputeDriver {
   restoreDisk(): Promise<void> {
     return this.#unsupported('disks');
   }
+  copyDisk(): Promise<void> {
+    return this.#unsupported('disks');
+  }
+  captureDisk(): Promise<{ bootFiles: boolean }> {
+    return this.#unsupported('disks');
+  }
+  writeNetwork(): Promise<void> {
+    return this.#unsupported('disks');
+  }
   memoryFreeMb(): number {
     return this.#unsupported('memory accounting');
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type {
+  CapturedDisk,
   ComputeDriver,
   ComputeEvent,
   DeploySettings,
@@ -16,6 +17,8 @@ import type {
   NetworkSettings,
 } from '../driver.ts';
 import { diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { captureDiskFiles } from './disk-capture.ts';
+import { copyDiskFiles } from './disk-copy.ts';
 import { writeRootPassword } from './disk-password.ts';
 import { diskMinimumMb, resizeDiskFile } from './disk-resize.ts';
 import { restoreDisk, snapshotDisks } from './disk-snapshot.ts';
@@ -25,6 +28,7 @@ import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
 import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
+import { writeNetworkFiles } from './network-helper.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
 import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
 
@@ -232,6 +236,35 @@ export class QemuDriver implements ComputeDriver {
 
   restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void> {
     return restoreDisk(this.#dir, disk, copy, network);
+  }
+
+  copyDisk(from: string, to: DiskSpec): Promise<void> {
+    return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to));
+  }
+
+  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }> {
+    return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read));
+  }
+
+  writeNetwork(key: string, network: readonly NetworkSettings[]): Promise<void> {
+    return writeNetworkFiles(this.#dir, key, network);
+  }
+
+  /** Runs `work` with the machines using the disk paused (QMP stop and cont), so what it reads is consistent. */
+  async #pausedWhile<T>(diskKey: string, work: () => Promise<T>): Promise<T> {
+    const using = [...this.#live.values()].filter((machine) =>
+      readJson<MachineSpec>(machine.files.spec)?.devices.includes(diskKey),
+    );
+    const paused: LiveMachine[] = [];
+    try {
+      for (const machine of using) {
+        await machine.qmp?.execute('stop');
+        paused.push(machine);
+      }
+      return await work();
+    } finally {
+      for (const machine of paused) await machine.qmp?.execute('cont').catch(() => {});
+    }
   }
 
   memoryFreeMb(): number {

@@ -52,6 +52,7 @@ export async function createImage(ctx: Context, principal: Principal, body: Crea
     await scheduleImageOperation(trx, ctx, actorOf(principal), {
       kind: IMAGE_CREATE,
       image: row,
+      payload: { diskId: disk.id },
       event: {
         action: 'disk_imagize',
         entity: { id: disk.nodeId, type: 'disks', label: disk.label, url: `/v4/node/instances/${disk.nodeId}/disks/${disk.id}` },

@@ -1,3 +1,4 @@
+import type { BlobStore } from '../../blob/blob-store.ts';
 import type { ImageFiles } from '../../compute/driver.ts';
 import type { Context } from '../../context.ts';
 import { findPrivateImage } from './image.repository.ts';
@@ -18,9 +19,26 @@ export function unbuiltImageReason(imageId: string, recipe: string | undefined, 
   return null;
 }
 
+/** The blob keys of the kernel and initrd a private image boots with (a captured disk's), beside its data. */
+export function imageBootKeys(blobKey: string): { kernel: string; initrd: string } {
+  return { kernel: `${blobKey}.vmlinuz`, initrd: `${blobKey}.initrd` };
+}
+
+/** Where a captured image's data goes (known before the capture, so a capture done again writes the same keys). */
+export function capturedImageKey(accountId: number, imageNum: number): string {
+  return `images/${accountId}/${imageNum}-captured.img.gz`;
+}
+
+/** Removes a private image's data and the boot files beside it; missing ones are not an error. */
+export async function deleteImageBlobs(blobs: BlobStore, blobKey: string): Promise<void> {
+  const boot = imageBootKeys(blobKey);
+  for (const key of [blobKey, boot.kernel, boot.initrd]) await blobs.delete(key);
+}
+
 /**
  * The files a deployable image is made of: a public image's build (its root filesystem, kernel and
- * initrd), or a private image's uploaded data (a gzipped disk). Deploys call it after the API has
+ * initrd), or a private image's data (a gzipped disk, uploaded or captured; a captured one with the
+ * kernel and initrd its disk booted with). Deploys call it after the API has
  * accepted the image, so what is missing here is an error of the server, not of the request.
  */
 export async function imageFiles(ctx: Context, imageId: string): Promise<ImageFiles> {
@@ -32,6 +50,8 @@ export async function imageFiles(ctx: Context, imageId: string): Promise<ImageFi
   }
   const row = await findPrivateImage(ctx.db, imageId);
   const disk = row?.blob_key ? await ctx.blobs.localPath(row.blob_key) : null;
-  if (!disk) throw new Error(`Image ${imageId} has no data on this server`);
-  return { disk, format: 'gzip' };
+  if (!disk || !row?.blob_key) throw new Error(`Image ${imageId} has no data on this server`);
+  const boot = imageBootKeys(row.blob_key);
+  const [kernel, initrd] = await Promise.all([ctx.blobs.localPath(boot.kernel), ctx.blobs.localPath(boot.initrd)]);
+  return { disk, format: 'gzip', ...(kernel && initrd && { kernel, initrd }) };
 }

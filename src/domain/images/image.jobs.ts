@@ -12,6 +12,8 @@ import {
   type ImageRow,
   updateImageRow,
 } from './image.repository.ts';
+import { captureImage } from './image-capture.ts';
+import { capturedImageKey, deleteImageBlobs } from './image-files.ts';
 import { deleteUploadOfImage, findUploadOfImage, UPLOAD_PENDING } from './image-upload.repository.ts';
 
 /** Capturing a disk: the image goes creating -> available. */
@@ -36,7 +38,9 @@ async function removeImage({ trx, ctx }: JobContext, row: ImageRow): Promise<voi
   if (row.account_id === null) return;
   await deleteImageRow(trx, row.num, row.id);
   await revokeEntityGrants(trx, row.account_id, 'image', row.num);
-  if (row.blob_key !== null) await ctx.blobs.delete(row.blob_key);
+  // A capture that failed may have stored part of its files under the key it was writing.
+  const key = row.blob_key ?? (row.status === 'creating' ? capturedImageKey(row.account_id, row.num) : null);
+  if (key !== null) await deleteImageBlobs(ctx.blobs, key);
 }
 
 /** An image whose operation failed for good is removed rather than left half made. */
@@ -57,6 +61,18 @@ function makesAvailable(kind: string, transition: TransitionKind, from: string):
     fail: (job) => removeFailed(job, from),
   };
 }
+
+/** A capture: with real nodes its work stores the disk's files (image-capture.ts), which the image then points to. */
+const captureOperation: OperationHandler = {
+  ...makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
+  work: captureImage,
+  async finish({ trx, ctx, payload, job }) {
+    const captured = ctx.compute === null ? {} : { blob_key: capturedImageKey(job.account_id ?? 0, Number(payload.imageNum)) };
+    const changes = { status: 'available', updated: toTimestamp(ctx.clock.nowMs()), ...captured };
+    // Deleted while the work ran: nothing left to finish.
+    await updateImageRow(trx, Number(payload.imageNum), changes, 'creating');
+  },
+};
 
 const expireUpload: JobHandler = {
   kind: IMAGE_UPLOAD_EXPIRE,
@@ -83,7 +99,7 @@ const expireAutomaticImages: JobHandler = {
 };
 
 export const imageOperations: readonly OperationHandler[] = [
-  makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
+  captureOperation,
   makesAvailable(IMAGE_UPLOAD_PROCESS, 'upload_processing', 'pending_upload'),
 ];
 

@@ -19,6 +19,7 @@ import {
   updateImageRow,
 } from './image.repository.ts';
 import { type Image, PUBLIC_IMAGE_PREFIX, type UpdateImage } from './image.schema.ts';
+import { deleteImageBlobs } from './image-files.ts';
 import { imageKind } from './image-kind.ts';
 
 export function imageRowToImage(row: ImageRow): Image {
@@ -79,14 +80,14 @@ export async function scheduleImageOperation(
   db: Kysely<Database>,
   ctx: Context,
   actor: EventActor,
-  spec: { kind: string; image: ImageRow; event: EventSpec },
+  spec: { kind: string; image: ImageRow; event: EventSpec; payload?: Record<string, number> },
 ): Promise<void> {
   const event = await recordEvent(db, ctx, actor, { ...spec.event, status: 'scheduled' });
   await scheduleOperation(db, ctx, {
     kind: spec.kind,
     accountId: actor.accountId,
     event: { id: event.id, created: event.created },
-    payload: { imageNum: spec.image.num },
+    payload: { ...spec.payload, imageNum: spec.image.num },
   });
 }
 
@@ -148,5 +149,7 @@ export async function deleteImage(ctx: Context, principal: Principal, id: string
 /** Removes an image's blob once its row is gone; a failure leaves an orphan to log, not an error to return. */
 export async function removeImageData(ctx: Context, blobKey: string | null): Promise<void> {
   if (blobKey === null) return;
-  await ctx.blobs.delete(blobKey).catch((err: unknown) => ctx.log.error({ err, blobKey }, 'images: removing image data failed'));
+  await deleteImageBlobs(ctx.blobs, blobKey).catch((err: unknown) =>
+    ctx.log.error({ err, blobKey }, 'images: removing image data failed'),
+  );
 }

@@ -1,5 +1,6 @@
 import type { JobContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
+import { copyNodeDisks } from '../compute/machine-work.ts';
 import { markNodeDisksReady } from '../disks/disk.repository.ts';
 import { jobTarget } from '../node.jobs.ts';
 import { releaseNode } from '../node.repository.ts';
@@ -21,6 +22,7 @@ async function endClone(job: JobContext, written: boolean): Promise<void> {
 export const cloneOperation: OperationHandler = {
   kind: NODE_OPS.clone,
   transition: 'node_clone',
+  work: copyNodeDisks,
   finish: (job) => endClone(job, true),
   fail: (job) => endClone(job, false),
 };

@@ -134,12 +134,13 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
       );
     }
     const { node, returnsTo } = await claimTarget(trx, ctx, scope, source, target, body, contentSize(content));
-    await writeContent(trx, ctx, node, content);
+    const disks = [...(await writeContent(trx, ctx, node, content)).diskIds];
     await startNodeOperation(trx, ctx, actorOf(principal), {
       node: source,
       action: 'node_clone',
       kind: NODE_OPS.clone,
-      payload: { targetId: node.id, returnsTo },
+      // Which of the source's disks each of the target's new disks is a copy of: [source disk, target disk].
+      payload: { targetId: node.id, returnsTo, disks },
       secondary: { ...nodeEntity(node), id: String(node.id) },
     });
     return toNode(trx, ctx, (await findNode(trx, node.account_id, node.id)) ?? node);

@@ -69,7 +69,17 @@ async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonl
   const config = await findConfig(job.ctx.db, node.account_id, node.id, Number(job.payload.configId));
   if (!config) throw new Error(`config ${String(job.payload.configId)} of node ${node.id} is gone`);
   const spec = await machineSpecOf(job.ctx.db, job.ctx, node, config);
-  await driverOf(job).start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
+  const driver = driverOf(job);
+  // The config's network helper gives the root disk this node's addresses at each boot (a cloned disk has its source's).
+  const root = spec.devices[spec.rootDevice];
+  const helpers = JSON.parse(config.helpers) as { network?: boolean };
+  if (helpers.network && root && (await driver.state(spec.key)) !== 'running') {
+    await driver.writeNetwork(
+      root,
+      spec.interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),
+    );
+  }
+  await driver.start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
   await discardIfDeleted(job, node, diskIds);
 }
 
@@ -126,6 +136,28 @@ export async function makeDisk(job: PrepareContext): Promise<void> {
   if (!node) return;
   const disk = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
   if (disk) await writeDisk(job, node, disk);
+}
+
+/** A disk cloned on its node (disk clone): a copy of its source's files, made while the source's machine is paused. */
+export async function copyDisk(job: PrepareContext): Promise<void> {
+  const node = await nodeOf(job);
+  if (!node) return;
+  const copy = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
+  if (copy) await driverOf(job).copyDisk(diskKey(Number(job.payload.sourceDiskId)), diskSpec(copy));
+}
+
+/**
+ * A node clone's disks (the operation runs on the source): each target disk a copy of its source
+ * disk, as the payload pairs them; a target deleted meanwhile has nothing left to copy.
+ */
+export async function copyNodeDisks(job: PrepareContext): Promise<void> {
+  const accountId = job.job.account_id ?? 0;
+  const target = await findNode(job.ctx.db, accountId, Number(job.payload.targetId));
+  if (!target) return;
+  for (const [from, to] of (job.payload.disks ?? []) as [number, number][]) {
+    const disk = await findDisk(job.ctx.db, accountId, target.id, to);
+    if (disk) await driverOf(job).copyDisk(diskKey(from), diskSpec(disk));
+  }
 }
 
 export async function removeDisk(job: PrepareContext): Promise<void> {

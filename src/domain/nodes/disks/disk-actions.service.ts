@@ -39,7 +39,7 @@ export async function cloneDisk(ctx: Context, principal: Principal, nodeId: numb
       node,
       action: 'disk_duplicate',
       kind: NODE_OPS.diskClone,
-      payload: { diskId: copy.id },
+      payload: { diskId: copy.id, sourceDiskId: source.id },
       secondary: diskSecondary(copy),
     });
     return diskRowToDisk(copy);

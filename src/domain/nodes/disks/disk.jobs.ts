@@ -2,7 +2,7 @@ import type { JobContext, PrepareContext } from '../../../jobs/handler.ts';
 import type { OperationHandler } from '../../../jobs/operation.ts';
 import type { TransitionKind } from '../../../jobs/transitions.ts';
 import { resizeDiskFiles, writeDiskRootPassword } from '../compute/disk-work.ts';
-import { makeDisk, removeDisk } from '../compute/machine-work.ts';
+import { copyDisk, makeDisk, removeDisk } from '../compute/machine-work.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import { removeDiskFromConfigs } from '../configs/config.service.ts';
 import { jobTarget } from '../node.jobs.ts';
@@ -67,7 +67,7 @@ function diskOperation(
 export const diskOperations: readonly OperationHandler[] = [
   // A disk that could not be written is removed; a resize or delete that failed leaves the disk usable.
   diskOperation(NODE_OPS.diskCreate, 'disk_create', dropDisk, makeDisk),
-  diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk),
+  diskOperation(NODE_OPS.diskClone, 'disk_clone', dropDisk, copyDisk),
   // A resize that failed gives the disk back the size it had (a shrink that does not fit changes no file).
   diskOperation(
     NODE_OPS.diskResize,

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { CapturedDisk } from '../driver.ts';
+import { diskFiles } from './data-layout.ts';
+import { isExtFilesystem } from './disk-store.ts';
+import { run } from './run.ts';
+
+/** The size in bytes of the ext filesystem in `file`, from its superblock (dumpe2fs). */
+async function extFilesystemBytes(file: string): Promise<number> {
+  const header = await run('dumpe2fs', ['-h', file]);
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)$`, 'm').exec(header)?.[1] ?? Number.NaN);
+  const bytes = field('Block count') * field('Block size');
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error(`dumpe2fs gave no block count and size for ${file}`);
+  return bytes;
+}
+
+/**
+ * Disk `key` as image files: a sparse copy of its disk (made inside `whileReading`, which holds off
+ * writers), its filesystem shrunk to what it holds, gzipped into `to.disk`; its kernel and initrd
+ * copied beside when it has both. Done again, it starts over.
+ */
+export async function captureDiskFiles(
+  dir: string,
+  key: string,
+  to: CapturedDisk,
+  whileReading: (read: () => Promise<void>) => Promise<void>,
+): Promise<{ bootFiles: boolean }> {
+  const source = diskFiles(dir, key);
+  if (!fs.existsSync(source.disk)) throw new Error(`disk ${key} has no file to capture`);
+  const staging = `${to.disk}.raw`;
+  fs.rmSync(staging, { force: true });
+  try {
+    await whileReading(() => run('cp', ['--sparse=always', source.disk, staging]).then(() => {}));
+    if (isExtFilesystem(staging)) {
+      // e2fsck exits 1 when it has fixed something (a journal replayed): the filesystem is sound then.
+      await run('e2fsck', ['-f', '-p', staging], { okExitCodes: [0, 1] });
+      await run('resize2fs', ['-M', staging]);
+      fs.truncateSync(staging, await extFilesystemBytes(staging));
+    }
+    await pipeline(fs.createReadStream(staging), createGzip({ level: 1 }), fs.createWriteStream(to.disk, { mode: 0o600 }));
+  } finally {
+    fs.rmSync(staging, { force: true });
+  }
+  const bootFiles = fs.existsSync(source.kernel) && fs.existsSync(source.initrd);
+  if (bootFiles) {
+    fs.copyFileSync(source.kernel, to.kernel);
+    fs.copyFileSync(source.initrd, to.initrd);
+  }
+  return { bootFiles };
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PrepareContext } from '../../jobs/handler.ts';
+import { diskKey } from '../nodes/compute/compute-keys.ts';
+import { findImageByNum } from './image.repository.ts';
+import { capturedImageKey, imageBootKeys } from './image-files.ts';
+
+/**
+ * The real work of an image capture (real nodes): the disk's filesystem gzipped into the blob store
+ * under the image's captured key, with the kernel and initrd it boots with beside it (image-files.ts
+ * finds them there). The data goes last, so an image whose data is stored has its boot files too.
+ */
+export async function captureImage(job: PrepareContext): Promise<void> {
+  const driver = job.ctx.compute;
+  if (driver === null) throw new Error('an image capture ran without a compute driver');
+  const row = await findImageByNum(job.ctx.db, Number(job.payload.imageNum));
+  // Deleted (or already captured) meanwhile: nothing left to do.
+  if (row?.account_id == null || row.status !== 'creating') return;
+  const key = capturedImageKey(row.account_id, row.num);
+  const boot = imageBootKeys(key);
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-capture-'));
+  try {
+    const files = {
+      disk: path.join(staging, 'disk.img.gz'),
+      kernel: path.join(staging, 'vmlinuz'),
+      initrd: path.join(staging, 'initrd.img'),
+    };
+    const { bootFiles } = await driver.captureDisk(diskKey(Number(job.payload.diskId)), files);
+    for (const part of ['kernel', 'initrd'] as const) {
+      if (bootFiles) await job.ctx.blobs.putFile(boot[part], files[part]);
+      else await job.ctx.blobs.delete(boot[part]);
+    }
+    await job.ctx.blobs.putFile(key, files.disk);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
