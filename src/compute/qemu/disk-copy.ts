@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { DiskSpec } from '../driver.ts';
 import { diskFiles } from './data-layout.ts';
-import { isExtFilesystem } from './disk-store.ts';
+import { checkExtFilesystem, isExtFilesystem } from './disk-store.ts';
 import { run } from './run.ts';
 
 const MIB = 1024 * 1024;
@@ -26,7 +26,7 @@ export async function copyDiskFiles(dir: string, from: string, to: DiskSpec): Pr
     await run('cp', ['--sparse=always', source.disk, staging]);
     fs.chmodSync(staging, 0o600);
     // A disk read from a running machine may have a journal to replay: done now, the copy is sound on its own.
-    if (isExtFilesystem(staging)) await run('e2fsck', ['-p', staging], { okExitCodes: [0, 1] });
+    if (isExtFilesystem(staging)) await checkExtFilesystem(staging, { force: false });
     if (fs.statSync(staging).size < to.sizeMb * MIB) fs.truncateSync(staging, to.sizeMb * MIB);
     copyOrRemove(source.kernel, target.kernel);
     copyOrRemove(source.initrd, target.initrd);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { DiskSpec } from '../driver.ts';
-import { formatSwap, isExtFilesystem } from './disk-store.ts';
+import { checkExtFilesystem, formatSwap, isExtFilesystem } from './disk-store.ts';
 import { run } from './run.ts';
 
 const MIB = 1024 * 1024;
@@ -45,8 +45,7 @@ export async function resizeDiskFile(file: string, spec: DiskSpec): Promise<void
   if (shrinking && !ext && (spec.filesystem === 'ext3' || spec.filesystem === 'ext4'))
     throw new Error(`disk ${spec.key} holds no bare ext filesystem (a whole-disk image): it is not shrunk`);
   if (ext) {
-    // e2fsck exits 1 or 2 when it has fixed something (a journal replayed): the filesystem is sound then.
-    await run('e2fsck', ['-f', '-y', file], { okExitCodes: [0, 1, 2] });
+    await checkExtFilesystem(file);
     if (shrinking) {
       const minimum = await extMinimumMb(file, false);
       if (spec.sizeMb < minimum)

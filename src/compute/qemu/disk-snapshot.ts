@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DiskCopy, DiskSpec, NetworkSettings } from '../driver.ts';
 import { NETWORK_INTERFACES_DIR } from '../images/guest.ts';
 import { diskFiles } from './data-layout.ts';
-import { growTo, isExtFilesystem, replaceOrRemove } from './disk-store.ts';
+import { checkExtFilesystem, growTo, isExtFilesystem, replaceOrRemove } from './disk-store.ts';
 import { writeExt4Files } from './ext4-settings.ts';
 import { ifupdownInterfaces } from './guest-network.ts';
 import type { QmpClient } from './qmp.ts';
@@ -81,7 +81,7 @@ export async function restoreDisk(
     growTo(staging, disk.sizeMb);
     if (isExtFilesystem(staging)) {
       // A copy of a running machine's disk is as after a power cut: the check replays its journal.
-      await run('e2fsck', ['-f', '-p', staging], { okExitCodes: [0, 1] });
+      await checkExtFilesystem(staging);
       await run('resize2fs', [staging]);
       if (network !== undefined) {
         const stanzas = { path: `${NETWORK_INTERFACES_DIR}/cumulo`, content: ifupdownInterfaces(network), mode: 0o644 };

@@ -19,6 +19,17 @@ export function isExtFilesystem(file: string): boolean {
   }
 }
 
+/**
+ * Checks the ext filesystem in `file` as fsck does at boot, fixing what it finds: a journal left to
+ * replay (a disk copied from a running machine, or one its guest did not unmount) is replayed, which
+ * debugfs and resize2fs need and which would otherwise undo what they write. `force: false` skips a
+ * full check of a filesystem marked clean. e2fsck exits 1 or 2 when it has fixed something: the
+ * filesystem is sound then.
+ */
+export async function checkExtFilesystem(file: string, options: { force?: boolean } = {}): Promise<void> {
+  await run('e2fsck', [...(options.force === false ? [] : ['-f']), '-y', file], { okExitCodes: [0, 1, 2] });
+}
+
 /** Makes `file` `sizeMb` long (sparse); an error when what it holds is longer. */
 export function growTo(file: string, sizeMb: number): void {
   const size = fs.statSync(file).size;
@@ -86,8 +97,7 @@ export class DiskStore {
       fs.chmodSync(staging, 0o600);
       growTo(staging, disk.sizeMb);
       if (isExtFilesystem(staging)) {
-        // e2fsck exits 1 when it has fixed something: the filesystem is sound then.
-        await run('e2fsck', ['-f', '-p', staging], { okExitCodes: [0, 1] });
+        await checkExtFilesystem(staging);
         await run('resize2fs', [staging]);
         await writeDeploySettings(staging, settings);
       } else {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { NetworkSettings } from '../driver.ts';
 import { NETWORK_INTERFACES_DIR } from '../images/guest.ts';
 import { diskFiles } from './data-layout.ts';
-import { isExtFilesystem } from './disk-store.ts';
+import { checkExtFilesystem, isExtFilesystem } from './disk-store.ts';
 import { writeExt4Files } from './ext4-settings.ts';
 import { ifupdownInterfaces } from './guest-network.ts';
 
@@ -14,5 +14,6 @@ import { ifupdownInterfaces } from './guest-network.ts';
 export async function writeNetworkFiles(dir: string, key: string, network: readonly NetworkSettings[]): Promise<void> {
   const { disk } = diskFiles(dir, key);
   if (!fs.existsSync(disk) || !isExtFilesystem(disk)) return;
+  await checkExtFilesystem(disk, { force: false });
   await writeExt4Files(disk, [{ path: `${NETWORK_INTERFACES_DIR}/cumulo`, content: ifupdownInterfaces(network), mode: 0o644 }]);
 }
