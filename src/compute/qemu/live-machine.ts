@@ -7,6 +7,11 @@ import { QmpClient } from './qmp.ts';
 import { fileTail, SCREEN_BYTES, SerialConsole } from './serial-console.ts';
 
 const UP_MARKERS = [BOOTED_MARKER, 'login:'];
+/**
+ * A login prompt without the marker counts as up only after this long: a built image prints its
+ * getty's prompt before SSH listens, then the marker; an image without the marker has the prompt alone.
+ */
+const LOGIN_PROMPT_GRACE_MS = 20_000;
 /** How often a machine's process is looked for, besides its QMP connection closing. */
 const WATCH_MS = 1_000;
 /** How much of an adopted machine's console log is searched for a boot marker, besides the screen. */
@@ -48,6 +53,7 @@ export class LiveMachine {
   readonly gone: Promise<void>;
   #markGone!: () => void;
   #up: boolean;
+  #promptTimer: NodeJS.Timeout | undefined;
   #recent = '';
   #upWaiters = new Set<(result: 'up' | 'released') => void>();
   #shutdownReason: string | null = null;
@@ -109,7 +115,16 @@ export class LiveMachine {
   #saw(chunk: Buffer): void {
     if (this.#up) return;
     this.#recent = (this.#recent + chunk.toString('latin1')).slice(-256);
-    if (!showsUp(this.#recent)) return;
+    if (this.#recent.includes(BOOTED_MARKER)) this.#markUp();
+    else if (this.#recent.includes('login:') && this.#promptTimer === undefined) {
+      this.#promptTimer = setTimeout(() => this.#markUp(), LOGIN_PROMPT_GRACE_MS);
+      this.#promptTimer.unref();
+    }
+  }
+
+  #markUp(): void {
+    if (this.#up || this.#ended) return;
+    clearTimeout(this.#promptTimer);
     this.#up = true;
     for (const wake of this.#upWaiters) wake('up');
   }
@@ -155,6 +170,7 @@ export class LiveMachine {
 
   #disconnect(): void {
     this.#ended = true;
+    clearTimeout(this.#promptTimer);
     clearInterval(this.#watch);
     this.qmp?.close();
     this.console?.close();
