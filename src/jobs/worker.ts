@@ -56,7 +56,7 @@ export class Worker {
     this.#parallelKinds = handlers.filter((h) => h.parallel).map((h) => h.kind);
     const parallel = options.parallel ?? 8;
     // Renewed every third of it: a job of a worker that died (a node's boot) is taken over within seconds.
-    this.#options = { leaseMs: 20_000, parallel, parallelPerKey: Math.max(1, Math.floor(parallel / 4)), ...options };
+    this.#options = { leaseMs: 10_000, parallel, parallelPerKey: Math.max(1, Math.floor(parallel / 4)), ...options };
     // Lease tokens fence dead workers; they are never shown, so they stay out of a seeded stream.
     this.#id = randomHex(systemRandom, 6);
   }

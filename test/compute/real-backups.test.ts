@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import { BLOBS_DIR } from '../../src/data-dir.ts';
 import {
   createRealNode,
@@ -104,13 +105,22 @@ test(
       overwrite: true,
     });
     assert.equal(toOther.status, 200, JSON.stringify(toOther.body));
+    await cloud.waitForStatus(other, 'restoring', 10_000).catch(() => {});
     await cloud.waitForStatus(other, 'offline');
-    assert.equal((await cloud.api('POST', `/v4/node/instances/${other}/boot`, {})).status, 200);
-    await cloud.waitForStatus(other, 'running');
-    const otherSsh = await forwardedSsh(cloud, other, key.privateKey);
-    assert.equal(await sshRun(otherSsh.target, 'cat /root/state'), 'one\n');
+    // Read on its disk, unbooted (the node created from the backup below boots): the state and its own address.
+    const otherDisks = (await cloud.api('GET', `/v4/node/instances/${other}/disks`)).body.data as {
+      id: number;
+      filesystem: string;
+    }[];
+    const otherRoot = otherDisks.find((d) => d.filesystem === 'ext4');
+    assert.ok(otherRoot, JSON.stringify(otherDisks));
+    const otherDisk = path.join(cloud.dataDir, 'compute', 'disks', `disk-${otherRoot.id}`, 'disk.img');
+    assert.equal(await readExt4File(otherDisk, '/root/state'), 'one\n');
     const otherIp: string = (await cloud.api('GET', `/v4/node/instances/${other}`)).body.ipv4[0];
-    assert.match(await sshRun(otherSsh.target, 'ip -4 addr show eth0'), new RegExp(`inet ${otherIp.replaceAll('.', '\\.')}/`));
+    assert.match(
+      (await readExt4File(otherDisk, '/etc/network/interfaces.d/cumulo')) ?? '',
+      new RegExp(`address ${otherIp.replaceAll('.', '\\.')}/`),
+    );
 
     // A node created from the backup boots to the same state, with its own address too.
     const fromBackup = await cloud.api('POST', '/v4/node/instances', {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { verify } from 'unixcrypt';
+import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import {
   createRealNode,
   forwardedSsh,
@@ -125,10 +126,8 @@ test(
     assert.equal(reset.status, 200, JSON.stringify(reset.body));
     assert.equal(await eventEnd(cloud, id, 'password_reset'), 'failed');
     fs.renameSync(`${diskFile}.away`, diskFile);
-
-    assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/boot`, {})).status, 200);
-    await cloud.waitForStatus(id, 'running');
-    assert.equal(await ssh('md5sum /root/data'), sum);
-    assert.ok(verify(NEW_PASS, (await ssh('grep ^root: /etc/shadow')).split(':')[1] ?? ''), 'the failed reset changed nothing');
+    // Read on the disk, unbooted: the password is the one set before the failures.
+    const shadow = (await readExt4File(diskFile, '/etc/shadow')) ?? '';
+    assert.ok(verify(NEW_PASS, /^root:([^:]*)/m.exec(shadow)?.[1] ?? ''), 'the failed reset changed nothing');
   },
 );
