@@ -30,8 +30,16 @@ export class FsBlobStore implements BlobStore {
 
   async #moveInto(key: string, temp: string): Promise<void> {
     const file = this.#file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
-    await fs.rename(temp, file);
+    for (let attempt = 1; ; attempt += 1) {
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+      try {
+        await fs.rename(temp, file);
+        return;
+      } catch (err) {
+        // A delete may have removed the folder, emptied, between the two: make it again, once.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 1) throw err;
+      }
+    }
   }
 
   async put(key: string, data: Readable): Promise<{ bytes: number }> {
@@ -76,8 +84,19 @@ export class FsBlobStore implements BlobStore {
     return (await this.exists(key)) ? this.#file(key) : null;
   }
 
+  /** Removes the blob, and the folders it leaves empty (a backup's, an image's), up to the store's root. */
   async delete(key: string): Promise<void> {
-    await fs.rm(this.#file(key), { force: true });
+    const file = this.#file(key);
+    await fs.rm(file, { force: true });
+    for (let dir = path.dirname(file); dir !== this.root && dir.startsWith(this.root); dir = path.dirname(dir)) {
+      try {
+        await fs.rmdir(dir);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') return;
+        if (code !== 'ENOENT') throw err;
+      }
+    }
   }
 
   async clear(options: { keep?: string } = {}): Promise<void> {

@@ -42,10 +42,15 @@ describe('filesystem blob store', () => {
     assert.equal(await store.exists('images/1/2.img.gz'), true);
     assert.equal(await store.size('images/1/2.img.gz'), data.length);
     assert.equal(await store.size('images/1/3.img.gz'), null);
+    await store.put('images/1/3.img.gz', Readable.from([data]));
     await store.delete('images/1/2.img.gz');
     await store.delete('images/1/2.img.gz');
     assert.equal(await store.exists('images/1/2.img.gz'), false);
+    assert.deepEqual(files(root), ['images/1/3.img.gz']);
+    await store.delete('images/1/3.img.gz');
     assert.deepEqual(files(root), []);
+    assert.equal(fs.existsSync(path.join(root, 'images')), false, 'the folders it left empty go with the last blob');
+    assert.equal(fs.existsSync(root), true, "the store's root stays");
   });
 
   test('a failing stream leaves nothing behind and does not replace an existing blob', async (t) => {
