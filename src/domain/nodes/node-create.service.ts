@@ -18,7 +18,6 @@ import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
 import { toNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
-import { deployPayload } from './node-deploy.ts';
 import { checkInterfaces } from './node-interfaces.ts';
 import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
@@ -174,7 +173,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
       payload: {
         configId,
         booted: body.booted ?? true,
-        deploy: source.kind === 'image' ? deployPayload(source.deployment) : null,
+        deploy: source.kind === 'image' ? source.deployment.access : null,
         // From a backup: real nodes get the backup's disk copies (backup-copies.ts).
         ...(plan && { plan }),
       },

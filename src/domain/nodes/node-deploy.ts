@@ -109,10 +109,3 @@ export async function checkDeployment(
 export async function recordDeployment(db: Kysely<Database>, deployment: Deployment): Promise<void> {
   if (deployment.stackscriptId !== null) await recordStackScriptDeployment(db, deployment.stackscriptId);
 }
-
-/** What a deploy job carries to write into the disk: the keys, the first-boot script and the root password's crypt hash. */
-export type DeployPayload = DeployAccess;
-
-export function deployPayload(deployment: Deployment): DeployPayload {
-  return deployment.access;
-}

@@ -4,7 +4,7 @@ import { imageFiles } from '../../images/image-files.ts';
 import { findConfig } from '../configs/config.repository.ts';
 import { type DiskRow, findDisk, findDisks } from '../disks/disk.repository.ts';
 import { findNode, type NodeRow } from '../node.repository.ts';
-import type { DeployPayload } from '../node-deploy.ts';
+import type { DeployAccess } from '../node-deploy.ts';
 import { diskKey, machineKey } from './compute-keys.ts';
 import { machineInterfaces, machineSpecOf } from './machine-spec.ts';
 
@@ -39,7 +39,7 @@ function hostnameOf(label: string): string {
   return label.replace(/[^A-Za-z0-9.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'node';
 }
 
-async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployPayload): Promise<DeploySettings> {
+async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployAccess): Promise<DeploySettings> {
   const configId = job.payload.configId;
   const config = typeof configId === 'number' ? await findConfig(job.ctx.db, node.account_id, node.id, configId) : undefined;
   const interfaces = await machineInterfaces(job.ctx.db, node, config ?? null);
@@ -55,7 +55,7 @@ async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployPay
 /** A disk as its row says: the image with the deploy settings when it was deployed from one, blank otherwise. */
 async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow): Promise<void> {
   const driver = driverOf(job);
-  const deploy = job.payload.deploy as DeployPayload | null | undefined;
+  const deploy = job.payload.deploy as DeployAccess | null | undefined;
   if (disk.image !== null && deploy) {
     const image = await imageFiles(job.ctx, disk.image);
     await driver.deployImage(diskSpec(disk), image, await settingsFor(job, node, deploy));

@@ -10,7 +10,7 @@ import { type EventSpec, recordEvent } from '../../events/event.service.ts';
 import { assertDiskFits } from '../compute/host-capacity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
-import { checkDeployment, deployPayload, recordDeployment } from '../node-deploy.ts';
+import { checkDeployment, recordDeployment } from '../node-deploy.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { type DiskRow, findDisk, insertDisk, listDisks, sumDiskSizes, updateDiskRow } from './disk.repository.ts';
 import type { CreateDisk, Disk, Filesystem, UpdateDisk } from './disk.schema.ts';
@@ -128,7 +128,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       node,
       action: 'disk_create',
       kind: NODE_OPS.diskCreate,
-      payload: { diskId: disk.id, deploy: deployment ? deployPayload(deployment) : null },
+      payload: { diskId: disk.id, deploy: deployment?.access ?? null },
       secondary: diskSecondary(disk),
     });
     return diskRowToDisk(disk);

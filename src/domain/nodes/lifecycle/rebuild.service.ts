@@ -12,7 +12,6 @@ import { findNode } from '../node.repository.ts';
 import type { Node } from '../node.schema.ts';
 import { toNode } from '../node.service.ts';
 import { claimSettledNode, nodeFor } from '../node-access.ts';
-import { deployPayload } from '../node-deploy.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { buildNode, resolveNodeSource } from '../node-source.ts';
 import type { RebuildNode } from './node-change.schema.ts';
@@ -56,7 +55,7 @@ export async function rebuildNode(ctx: Context, principal: Principal, nodeId: nu
       node,
       action: 'node_rebuild',
       kind: NODE_OPS.rebuild,
-      payload: { configId, booted: body.booted ?? true, deploy: deployPayload(source.deployment), oldDisks },
+      payload: { configId, booted: body.booted ?? true, deploy: source.deployment.access, oldDisks },
     });
     return toNode(trx, ctx, (await findNode(trx, node.account_id, node.id)) ?? node);
   });
