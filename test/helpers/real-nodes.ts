@@ -6,6 +6,7 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
+import type { ForwardedPort } from '../../src/compute/driver.ts';
 import { hostVethName } from '../../src/compute/qemu/bridge-names.ts';
 import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
 import { machineFiles, machinesDir } from '../../src/compute/qemu/data-layout.ts';
@@ -168,12 +169,6 @@ export async function createRealNode(
   });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return created.body.id;
-}
-
-export interface ForwardedPort {
-  guest: number;
-  host: number;
-  address: string;
 }
 
 /** The node's forwarded ports (user networking, GET /admin/nodes/ID/ports) and the SSH target of its port 22. */
