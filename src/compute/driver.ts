@@ -148,6 +148,8 @@ export interface ComputeDriver {
   diskMinimumMb(spec: DiskSpec): Promise<number | null>;
   /** Sets root's password to a crypt(3) hash in the /etc/shadow of the disk's filesystem (not while a machine uses it). */
   setRootPassword(key: string, hash: string): Promise<void>;
+  /** A file of the disk's (ext) filesystem as text; null when the disk has no such filesystem or file. Not while a machine uses it. */
+  readDiskFile(key: string, path: string): Promise<string | null>;
 
   /**
    * Copies the disks into `destination` (a folder each) at one point in time: the machine, when it

@@ -127,6 +127,9 @@ export class ProcessMachines implements ComputeDriver {
   setRootPassword(): Promise<void> {
     return this.#unsupported('disks');
   }
+  readDiskFile(): Promise<never> {
+    return this.#unsupported('disks');
+  }
   snapshotDisks(): Promise<never> {
     return this.#unsupported('disks');
   }

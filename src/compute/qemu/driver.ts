@@ -22,7 +22,8 @@ import { copyDiskFiles } from './disk-copy.ts';
 import { writeRootPassword } from './disk-password.ts';
 import { diskMinimumMb, resizeDiskFile } from './disk-resize.ts';
 import { restoreDisk, snapshotDisks } from './disk-snapshot.ts';
-import { DiskStore } from './disk-store.ts';
+import { DiskStore, isExtFilesystem } from './disk-store.ts';
+import { readExt4File } from './ext4-settings.ts';
 import { keepFirewall, keptFirewall } from './kept-firewall.ts';
 import { type AcceleratorChoice, chooseAccelerator } from './kvm.ts';
 import { LiveMachine } from './live-machine.ts';
@@ -217,6 +218,12 @@ export class QemuDriver implements ComputeDriver {
 
   setRootPassword(key: string, hash: string): Promise<void> {
     return writeRootPassword(this.#existingDisk(key), hash);
+  }
+
+  async readDiskFile(key: string, file: string): Promise<string | null> {
+    const { disk } = diskFiles(this.#dir, key);
+    if (!fs.existsSync(disk) || !isExtFilesystem(disk)) return null;
+    return (await readExt4File(disk, file)) ?? null;
   }
 
   #existingDisk(key: string): string {

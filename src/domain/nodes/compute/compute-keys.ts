@@ -13,3 +13,8 @@ export function nodeIdOfMachine(key: string): number | null {
   const match = /^node-(\d+)$/.exec(key);
   return match ? Number(match[1]) : null;
 }
+
+/** The compute layer's key of the scratch disk a node's rescue system boots from. */
+export function rescueDiskKey(nodeId: number): string {
+  return `rescue-${nodeId}`;
+}

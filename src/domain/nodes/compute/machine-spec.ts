@@ -7,7 +7,7 @@ import { addressesOfNodes } from '../../networking/node-addresses.service.ts';
 import type { ConfigRow } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import type { NodeRow } from '../node.repository.ts';
-import { diskKey, machineKey } from './compute-keys.ts';
+import { diskKey, machineKey, rescueDiskKey } from './compute-keys.ts';
 
 const DEVICES = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'] as const;
 /** Configs that boot the disk's own boot sector rather than the kernel deployed with the image. */
@@ -101,5 +101,33 @@ export async function machineSpecOf(db: Kysely<Database>, ctx: Context, node: No
     rootDevice: DEVICES.indexOf(rootName as (typeof DEVICES)[number]),
     boot: DISK_BOOT_KERNELS.has(config.kernel) ? 'disk' : 'image',
     interfaces: await machineInterfaces(db, node, config),
+  };
+}
+
+/**
+ * The machine a node's rescue system runs as: the node's disks on `sda`..`sdg` as the rescue asked,
+ * the rescue disk on `sdh` as its root (booted with its image's kernel), the node's type and interfaces.
+ */
+export async function rescueSpecOf(
+  db: Kysely<Database>,
+  ctx: Context,
+  node: NodeRow,
+  devices: Readonly<Partial<Record<string, number>>>,
+): Promise<MachineSpec> {
+  const type = ctx.catalog.type(node.type);
+  const rescueDevice = DEVICES.length - 1;
+  return {
+    key: machineKey(node.id),
+    region: node.region,
+    memoryMb: type?.memory ?? 1024,
+    vcpus: type?.vcpus ?? 1,
+    devices: DEVICES.map((name, i) => {
+      if (i === rescueDevice) return rescueDiskKey(node.id);
+      const diskId = devices[name];
+      return typeof diskId === 'number' ? diskKey(diskId) : null;
+    }),
+    rootDevice: rescueDevice,
+    boot: 'image',
+    interfaces: await machineInterfaces(db, node, null),
   };
 }

@@ -5,7 +5,7 @@ import { findConfig } from '../configs/config.repository.ts';
 import { type DiskRow, findDisk, findDisks } from '../disks/disk.repository.ts';
 import { findNode, type NodeRow } from '../node.repository.ts';
 import type { DeployAccess } from '../node-deploy.ts';
-import { diskKey, machineKey } from './compute-keys.ts';
+import { diskKey, machineKey, rescueDiskKey } from './compute-keys.ts';
 import { machineInterfaces, machineSpecOf } from './machine-spec.ts';
 
 /**
@@ -15,7 +15,7 @@ import { machineInterfaces, machineSpecOf } from './machine-spec.ts';
  */
 
 /** Under software emulation a Debian guest takes about 25 s to answer; a slow host may take several times that. */
-const BOOT_TIMEOUT_MS = 5 * 60_000;
+export const BOOT_TIMEOUT_MS = 5 * 60_000;
 /** How long a guest has to power off after the ACPI button before it is forced off. */
 export const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -64,8 +64,8 @@ async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow): Pro
   }
 }
 
-/** Starts the node's machine from the job's config and waits for the guest to be up. */
-async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonly number[] = []): Promise<void> {
+/** Starts the node's machine from the job's config and waits for the guest to be up; a rescue system's disk is left behind. */
+export async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonly number[] = []): Promise<void> {
   const config = await findConfig(job.ctx.db, node.account_id, node.id, Number(job.payload.configId));
   if (!config) throw new Error(`config ${String(job.payload.configId)} of node ${node.id} is gone`);
   const spec = await machineSpecOf(job.ctx.db, job.ctx, node, config);
@@ -73,11 +73,14 @@ async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonl
   // The config's network helper gives the root disk this node's addresses at each boot (a cloned disk has its source's).
   const root = spec.devices[spec.rootDevice];
   const helpers = JSON.parse(config.helpers) as { network?: boolean };
-  if (helpers.network && root && (await driver.state(spec.key)) !== 'running') {
-    await driver.writeNetwork(
-      root,
-      spec.interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),
-    );
+  if ((await driver.state(spec.key)) !== 'running') {
+    await driver.deleteDisk(rescueDiskKey(node.id));
+    if (helpers.network && root) {
+      await driver.writeNetwork(
+        root,
+        spec.interfaces.flatMap((i) => (i.addresses ? [i.addresses] : [])),
+      );
+    }
   }
   await driver.start(spec, { timeoutMs: BOOT_TIMEOUT_MS });
   await discardIfDeleted(job, node, diskIds);
@@ -87,11 +90,11 @@ async function startMachine(job: PrepareContext, node: NodeRow, diskIds: readonl
  * A node deleted while its work ran had its machine and files discarded (node.discard) perhaps
  * before this work made them: what the work made goes too.
  */
-async function discardIfDeleted(job: PrepareContext, node: NodeRow, diskIds: readonly number[]): Promise<void> {
+export async function discardIfDeleted(job: PrepareContext, node: NodeRow, diskIds: readonly number[]): Promise<void> {
   if (await nodeOf(job)) return;
   const driver = driverOf(job);
   await driver.destroy(machineKey(node.id));
-  for (const id of diskIds) await driver.deleteDisk(diskKey(id));
+  for (const key of [...diskIds.map(diskKey), rescueDiskKey(node.id)]) await driver.deleteDisk(key);
 }
 
 /** Provisioning (and rebuilding): the node's disks written, then its machine started unless created with `booted: false`. */

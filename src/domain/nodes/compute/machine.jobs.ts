@@ -7,7 +7,7 @@ import { enqueueJob } from '../../../jobs/queue.ts';
 import type { DiskRow } from '../disks/disk.repository.ts';
 import { nodePoweredOff } from '../lifecycle/node-faults.service.ts';
 import { findNodeAnywhere, type NodeRow } from '../node.repository.ts';
-import { diskKey, machineKey, nodeIdOfMachine } from './compute-keys.ts';
+import { diskKey, machineKey, nodeIdOfMachine, rescueDiskKey } from './compute-keys.ts';
 
 /** The job kind the compute layer's events come in as, with the machine's `key` (the runtime enqueues them). */
 const COMPUTE_EVENT_JOB = 'compute.event';
@@ -27,7 +27,7 @@ export async function discardMachine(
   await enqueueJob(db, ctx.clock, {
     kind: DISCARD_JOB,
     accountId: node.account_id,
-    payload: { machine: machineKey(node.id), disks: disks.map((d) => diskKey(d.id)) },
+    payload: { machine: machineKey(node.id), disks: [...disks.map((d) => diskKey(d.id)), rescueDiskKey(node.id)] },
   });
   ctx.wakeWorker();
 }

@@ -4,6 +4,7 @@ import { ApiError, fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
+import { assertMemoryFits } from '../compute/host-capacity.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import { sumDiskSizes } from '../disks/disk.repository.ts';
@@ -12,6 +13,7 @@ import { placement } from '../node-create.service.ts';
 import { checkInterfaces } from '../node-interfaces.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import type { MigrateNode } from './node-change.schema.ts';
+import { bootConfigAfter } from './node-lifecycle.service.ts';
 import { powerAfter } from './resize.service.ts';
 
 export const MIGRATE_BUSY = 'node_migrate';
@@ -30,10 +32,16 @@ export async function migrateNode(ctx: Context, principal: Principal, nodeId: nu
     const actor = actorOf(principal);
     const claim = { busy: MIGRATE_BUSY, status: 'migrating', updated: toTimestamp(ctx.clock.nowMs()) };
     const returnsTo = powerAfter(node.status);
+    const bootAfter = await bootConfigAfter(trx, ctx, node);
     if (body.region === undefined) {
       if (body.upgrade) throw fail.badRequest('upgrade applies only to a migration to another region', 'upgrade');
       await claimSettledNode(trx, node, claim);
-      await startNodeOperation(trx, ctx, actor, { node, action: 'node_migrate', kind: NODE_OPS.migrate, payload: { returnsTo } });
+      await startNodeOperation(trx, ctx, actor, {
+        node,
+        action: 'node_migrate',
+        kind: NODE_OPS.migrate,
+        payload: { returnsTo, ...bootAfter },
+      });
       return;
     }
     if (body.region === node.region) throw fail.badRequest(`The node is already in region ${node.region}`, 'region');
@@ -55,13 +63,15 @@ export async function migrateNode(ctx: Context, principal: Principal, nodeId: nu
         throw fail.badRequest(`Config ${config.label} cannot move to region ${region.id}: ${err.errors[0]?.reason}`, 'region');
       }
     }
+    if (bootAfter.configId !== undefined && type.id !== node.type)
+      await assertMemoryFits(trx, ctx, { typeId: type.id, nodeId: node.id });
     await claimSettledNode(trx, node, claim);
     await recordEvent(trx, ctx, actor, { action: 'node_migrate_datacenter_create', entity: nodeEntity(node) });
     await startNodeOperation(trx, ctx, actor, {
       node,
       action: 'node_migrate_datacenter',
       kind: NODE_OPS.migrate,
-      payload: { returnsTo, region: region.id, type: type.id },
+      payload: { returnsTo, region: region.id, type: type.id, ...bootAfter },
     });
   });
 }

@@ -39,6 +39,16 @@ export async function chooseBootConfig(
 }
 
 /**
+ * With real nodes, what an operation that takes a running node down (resize, migrate) needs to
+ * bring it back: the config it boots with, chosen by the boot rules now (in the payload). A node
+ * that was not running, or a simulated one, needs nothing.
+ */
+export async function bootConfigAfter(db: Kysely<Database>, ctx: Context, node: NodeRow): Promise<{ configId?: number }> {
+  if (ctx.compute === null || node.status !== 'running') return {};
+  return { configId: await chooseBootConfig(db, node, undefined) };
+}
+
+/**
  * Boots a powered-off node with a config (in the caller's transaction): the node is `booting` until
  * the boot job makes it `running`. The watchdog boots through here too, with its own event action.
  */

@@ -5,10 +5,13 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
+import { assertDiskFits, assertMemoryFits } from '../compute/host-capacity.ts';
+import { dataDiskGrowth } from '../disks/data-disk-growth.ts';
 import { sumDiskSizes } from '../disks/disk.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
 import { placement } from '../node-create.service.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
+import { bootConfigAfter } from './node-lifecycle.service.ts';
 
 /**
  * The reference's statuses have no "resizing": a resize moves the node to a host with the new
@@ -51,6 +54,10 @@ async function changeType(
         'type',
       );
     }
+    const bootAfter = await bootConfigAfter(trx, ctx, node);
+    if (bootAfter.configId !== undefined) await assertMemoryFits(trx, ctx, { typeId: type.id, nodeId: node.id });
+    const growth = spec.autoResize ? await dataDiskGrowth(trx, node, type.disk) : null;
+    if (growth) await assertDiskFits(ctx, growth.sizeMb - growth.disk.size, 'allow_auto_disk_resize');
     await claimSettledNode(trx, node, { busy: change.busy, status: RESIZING_STATUS, updated: toTimestamp(ctx.clock.nowMs()) });
     const actor = actorOf(principal);
     await recordEvent(trx, ctx, actor, { action: change.create, entity: nodeEntity(node) });
@@ -58,7 +65,7 @@ async function changeType(
       node,
       action: change.action,
       kind: change.kind,
-      payload: { type: type.id, autoResize: spec.autoResize, returnsTo: powerAfter(node.status) },
+      payload: { type: type.id, autoResize: spec.autoResize, returnsTo: powerAfter(node.status), ...bootAfter },
     });
   });
 }
