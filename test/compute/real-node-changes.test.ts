@@ -7,8 +7,8 @@ import { diskFiles } from '../../src/compute/qemu/data-layout.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import {
   createRealNode,
-  type RealCloud,
   REAL_NODE_TOOLS,
+  type RealCloud,
   removeBridgeNamespace,
   sshKeyPair,
   sshRun,
