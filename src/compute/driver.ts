@@ -8,6 +8,9 @@ import type { Duplex } from 'node:stream';
 /** What a disk holds when made blank. `raw` and `swap` are left unformatted here (swap is formatted by the guest). */
 export type DiskFilesystem = 'raw' | 'swap' | 'ext3' | 'ext4' | 'initrd';
 
+/** How far a long step is, from 0 to 1 (a disk copy's share of the blocks written). */
+export type Progress = (fraction: number) => void;
+
 export interface DiskSpec {
   key: string;
   sizeMb: number;
@@ -136,7 +139,7 @@ export interface ComputeDriver {
   /** A blank disk; done again with the same key, it leaves the disk as it is. */
   prepareDisk(spec: DiskSpec): Promise<void>;
   /** The image onto the disk, grown to its size, then the settings. Done again, it starts over. */
-  deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void>;
+  deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings, onProgress?: Progress): Promise<void>;
   /** Removes the disk's files; a missing disk is not an error. */
   deleteDisk(key: string): Promise<void>;
   /**
@@ -159,23 +162,29 @@ export interface ComputeDriver {
     machineKey: string,
     diskKeys: readonly string[],
     destination: string,
+    onProgress?: Progress,
   ): Promise<{ copies: DiskCopy[]; pausedMs: number }>;
   /**
    * Replaces the disk's files with a copy, grown to the disk's size; its machine must be stopped.
    * With `network`, the interfaces' addresses in its (ext) filesystem are rewritten, as a deploy writes them.
    */
-  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void>;
+  restoreDisk(
+    disk: DiskSpec,
+    copy: Omit<DiskCopy, 'key'>,
+    network?: readonly NetworkSettings[],
+    onProgress?: Progress,
+  ): Promise<void>;
   /**
    * A copy of disk `from` (with the kernel and initrd it boots with) as disk `to`, grown to its size;
    * a machine running from `from` is paused while it is read. Done again, it starts over.
    */
-  copyDisk(from: string, to: DiskSpec): Promise<void>;
+  copyDisk(from: string, to: DiskSpec, onProgress?: Progress): Promise<void>;
   /**
    * Disk `key` as an image's files: its filesystem shrunk to what it holds and gzipped into `to.disk`,
    * its kernel and initrd copied to `to.kernel` and `to.initrd` when it has them (`bootFiles`); a
    * machine running from it is paused while it is read.
    */
-  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }>;
+  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean }>;
   /**
    * The network helper: the interfaces' addresses written into the disk's filesystem as a deploy
    * writes them; a disk that is not a bare ext filesystem is left as it is. The disk must not be in use.

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { JobContext, JobHandler, PrepareContext } from './handler.ts';
 import { enqueueJob } from './queue.ts';
 import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
+import { WorkProgress } from './work-progress.ts';
 
 /**
  * An operation is work that takes time: it starts, runs, then finishes. Its event moves scheduled ->
@@ -11,6 +12,12 @@ import { defaultTransitionMs, type TransitionKind } from './transitions.ts';
  * transition's duration (a manual transition's finish job is held until an operator advances it:
  * src/admin/transitions.service.ts). With real work (a compute driver), it runs as long as the work.
  */
+/** What an operation's real work gets: its job, and where it says how far along it is. */
+export interface WorkContext extends PrepareContext {
+  /** How far the work is, from 0 to 1: the event's percent_complete follows (written at most once a second). */
+  progress(fraction: number): void;
+}
+
 export interface OperationHandler {
   /** Job kind, e.g. `node.boot`. */
   kind: string;
@@ -21,7 +28,7 @@ export interface OperationHandler {
    * The real work (machines, disks), done outside any transaction before the finish phase when
    * operations do real work. It must be safe to do again: after a crash the finish job runs again.
    */
-  work?(job: PrepareContext): Promise<void>;
+  work?(job: WorkContext): Promise<void>;
   /** Runs when the work is done (in the finish job's transaction). */
   finish(job: JobContext): Promise<void>;
   /** Runs if the operation fails for good, to put the resource back in a sane state. */
@@ -97,7 +104,14 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
       parallel: work !== undefined,
       ...(work && {
         async prepare(pc: PrepareContext) {
-          if (pc.payload.phase === 'finish') await work(pc);
+          if (pc.payload.phase !== 'finish') return;
+          const event = pc.payload.event as OperationEvent | null;
+          const reporter = new WorkProgress(pc, event && { accountId: pc.job.account_id ?? 0, ...event }, progress);
+          try {
+            await work({ ...pc, progress: (fraction) => reporter.report(fraction) });
+          } finally {
+            await reporter.settled();
+          }
         },
       }),
       async run(jc) {

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { diskFiles } from '../../src/compute/qemu/data-layout.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import {
@@ -15,6 +16,13 @@ import {
   startRealCloud,
 } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
+
+interface Event {
+  action: string;
+  status: string;
+  percent_complete: number;
+  entity: { id: number } | null;
+}
 
 const GIB_SECTORS = (1024 * 1024 * 1024) / 512;
 
@@ -49,7 +57,19 @@ test(
     await cloud.cli('images', 'build', 'busybox');
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'changing', publicKey: key.publicKey });
-    await cloud.waitForStatus(id, 'running');
+    // While the node boots, its create event shows the disks written: percent_complete from the copy's progress.
+    const seen = new Set<string>();
+    for (let status = ''; status !== 'running'; ) {
+      const events = (await cloud.api('GET', '/v4/account/events?page_size=25')).body.data as Event[];
+      const created = events.find((e) => e.action === 'node_create' && e.entity?.id === id);
+      if (created) seen.add(`${created.status} ${created.percent_complete}`);
+      status = (await cloud.api('GET', `/v4/node/instances/${id}`)).body.status;
+      await sleep(100);
+    }
+    assert.ok(
+      [...seen].some((s) => /^started ([1-9]|[1-9]\d)$/.test(s)),
+      `the create reported progress between 0 and 100: ${[...seen].join(', ')}`,
+    );
     const nodeAt = async () => {
       const node = (await cloud.api('GET', `/v4/node/instances/${id}`)).body;
       return { node, target: { host: node.ipv4[0] as string, port: 22, privateKey: key.privateKey } };

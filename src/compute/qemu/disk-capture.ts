@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import type { CapturedDisk } from '../driver.ts';
+import type { CapturedDisk, Progress } from '../driver.ts';
 import { diskFiles } from './data-layout.ts';
 import { checkExtFilesystem, isExtFilesystem } from './disk-store.ts';
 import { run } from './run.ts';
+import { copySparse } from './sparse-copy.ts';
 
 /** The size in bytes of the ext filesystem in `file`, from its superblock (dumpe2fs). */
 async function extFilesystemBytes(file: string): Promise<number> {
@@ -25,19 +26,22 @@ export async function captureDiskFiles(
   key: string,
   to: CapturedDisk,
   whileReading: (read: () => Promise<void>) => Promise<void>,
+  onProgress?: Progress,
 ): Promise<{ bootFiles: boolean }> {
   const source = diskFiles(dir, key);
   if (!fs.existsSync(source.disk)) throw new Error(`disk ${key} has no file to capture`);
   const staging = `${to.disk}.raw`;
   fs.rmSync(staging, { force: true });
   try {
-    await whileReading(() => run('cp', ['--sparse=always', source.disk, staging]).then(() => {}));
+    // The copy is most of the work; shrinking and compressing what it holds, the rest.
+    await whileReading(() => copySparse(source.disk, staging, onProgress && ((f) => onProgress(f * 0.8))));
     if (isExtFilesystem(staging)) {
       await checkExtFilesystem(staging);
       await run('resize2fs', ['-M', staging]);
       fs.truncateSync(staging, await extFilesystemBytes(staging));
     }
     await pipeline(fs.createReadStream(staging), createGzip({ level: 1 }), fs.createWriteStream(to.disk, { mode: 0o600 }));
+    onProgress?.(1);
   } finally {
     fs.rmSync(staging, { force: true });
   }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { DiskSpec } from '../driver.ts';
+import type { DiskSpec, Progress } from '../driver.ts';
 import { diskFiles } from './data-layout.ts';
 import { checkExtFilesystem, isExtFilesystem } from './disk-store.ts';
-import { run } from './run.ts';
+import { copySparse } from './sparse-copy.ts';
 
 const MIB = 1024 * 1024;
 
@@ -15,7 +15,7 @@ function copyOrRemove(source: string, target: string): void {
  * A sparse copy of disk `from` as disk `to`, with the kernel and initrd it boots with when it has
  * them, grown to `to`'s size; the copy is `to` only once it is whole. Done again, it starts over; failed, `to` is gone.
  */
-export async function copyDiskFiles(dir: string, from: string, to: DiskSpec): Promise<void> {
+export async function copyDiskFiles(dir: string, from: string, to: DiskSpec, onProgress?: Progress): Promise<void> {
   const source = diskFiles(dir, from);
   const target = diskFiles(dir, to.key);
   if (!fs.existsSync(source.disk)) throw new Error(`disk ${from} has no file to copy`);
@@ -23,7 +23,7 @@ export async function copyDiskFiles(dir: string, from: string, to: DiskSpec): Pr
   const staging = `${target.disk}.copying`;
   fs.rmSync(staging, { force: true });
   try {
-    await run('cp', ['--sparse=always', source.disk, staging]);
+    await copySparse(source.disk, staging, onProgress);
     fs.chmodSync(staging, 0o600);
     // A disk read from a running machine may have a journal to replay: done now, the copy is sound on its own.
     if (isExtFilesystem(staging)) await checkExtFilesystem(staging, { force: false });

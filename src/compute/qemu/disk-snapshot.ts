@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DiskCopy, DiskSpec, NetworkSettings } from '../driver.ts';
+import type { DiskCopy, DiskSpec, NetworkSettings, Progress } from '../driver.ts';
 import { NETWORK_INTERFACES_DIR } from '../images/guest.ts';
 import { diskFiles } from './data-layout.ts';
 import { checkExtFilesystem, growTo, isExtFilesystem, replaceOrRemove } from './disk-store.ts';
@@ -8,11 +8,7 @@ import { writeExt4Files } from './ext4-settings.ts';
 import { ifupdownInterfaces } from './guest-network.ts';
 import type { QmpClient } from './qmp.ts';
 import { run } from './run.ts';
-
-/** A sparse copy: only the blocks that hold data are written (the rest stays holes). */
-function copySparse(source: string, target: string): Promise<string> {
-  return run('cp', ['--sparse=always', source, target]);
-}
+import { copySparse } from './sparse-copy.ts';
 
 /**
  * Copies the disks (with the kernel and initrd beside them) into `<destination>/<key>/` at one point
@@ -24,6 +20,7 @@ export async function snapshotDisks(
   qmp: QmpClient | null,
   diskKeys: readonly string[],
   destination: string,
+  onProgress?: Progress,
 ): Promise<{ copies: DiskCopy[]; pausedMs: number }> {
   const copies = diskKeys.map((key) => {
     const files = diskFiles(dir, key);
@@ -46,7 +43,9 @@ export async function snapshotDisks(
   const pausedAt = performance.now();
   if (pause) await qmp.execute('stop');
   try {
-    for (const { files, copy } of copies) await copySparse(files.disk, copy.disk);
+    for (const [i, { files, copy }] of copies.entries()) {
+      await copySparse(files.disk, copy.disk, onProgress && ((f) => onProgress((i + f) / copies.length)));
+    }
   } finally {
     if (pause) await qmp.execute('cont');
   }
@@ -70,13 +69,14 @@ export async function restoreDisk(
   disk: DiskSpec,
   copy: Omit<DiskCopy, 'key'>,
   network?: readonly NetworkSettings[],
+  onProgress?: Progress,
 ): Promise<void> {
   const files = diskFiles(dir, disk.key);
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
   const staging = `${files.disk}.restoring`;
   fs.rmSync(staging, { force: true });
   try {
-    await copySparse(copy.disk, staging);
+    await copySparse(copy.disk, staging, onProgress);
     fs.chmodSync(staging, 0o600);
     growTo(staging, disk.sizeMb);
     if (isExtFilesystem(staging)) {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
-import type { DeploySettings, DiskSpec, ImageFiles } from '../driver.ts';
+import type { DeploySettings, DiskSpec, ImageFiles, Progress } from '../driver.ts';
 import { diskFiles } from './data-layout.ts';
 import { writeDeploySettings } from './deploy-settings.ts';
 import { run } from './run.ts';
+import { copySparse } from './sparse-copy.ts';
 import { gunzipSparse } from './sparse-gunzip.ts';
 
 const MIB = 1024 * 1024;
@@ -86,14 +87,14 @@ export class DiskStore {
    * The image onto the disk, grown to its size, then the settings; the disk is replaced only once all
    * of it is done. Settings need a bare ext filesystem: a whole-disk image (partitions) is deployed without them.
    */
-  async deploy(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void> {
+  async deploy(disk: DiskSpec, image: ImageFiles, settings: DeploySettings, onProgress?: Progress): Promise<void> {
     const files = diskFiles(this.#dir, disk.key);
     fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
     const staging = `${files.disk}.deploying`;
     fs.rmSync(staging, { force: true });
     try {
-      if (image.format === 'gzip') await gunzipSparse(image.disk, staging);
-      else await run('cp', ['--sparse=always', image.disk, staging]);
+      if (image.format === 'gzip') await gunzipSparse(image.disk, staging, onProgress);
+      else await copySparse(image.disk, staging, onProgress);
       fs.chmodSync(staging, 0o600);
       growTo(staging, disk.sizeMb);
       if (isExtFilesystem(staging)) {

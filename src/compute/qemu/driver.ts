@@ -15,6 +15,7 @@ import type {
   MachineSpec,
   MachineState,
   NetworkSettings,
+  Progress,
 } from '../driver.ts';
 import { diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
 import { captureDiskFiles } from './disk-capture.ts';
@@ -199,8 +200,8 @@ export class QemuDriver implements ComputeDriver {
     return this.#disks.prepare(spec);
   }
 
-  deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings): Promise<void> {
-    return this.#disks.deploy(disk, image, settings);
+  deployImage(disk: DiskSpec, image: ImageFiles, settings: DeploySettings, onProgress?: Progress): Promise<void> {
+    return this.#disks.deploy(disk, image, settings, onProgress);
   }
 
   deleteDisk(key: string): Promise<void> {
@@ -236,21 +237,27 @@ export class QemuDriver implements ComputeDriver {
     machineKey: string,
     diskKeys: readonly string[],
     destination: string,
+    onProgress?: Progress,
   ): Promise<{ copies: DiskCopy[]; pausedMs: number }> {
     const machine = await this.#machine(machineKey);
-    return snapshotDisks(this.#dir, machine?.qmp ?? null, diskKeys, destination);
+    return snapshotDisks(this.#dir, machine?.qmp ?? null, diskKeys, destination, onProgress);
   }
 
-  restoreDisk(disk: DiskSpec, copy: Omit<DiskCopy, 'key'>, network?: readonly NetworkSettings[]): Promise<void> {
-    return restoreDisk(this.#dir, disk, copy, network);
+  restoreDisk(
+    disk: DiskSpec,
+    copy: Omit<DiskCopy, 'key'>,
+    network?: readonly NetworkSettings[],
+    onProgress?: Progress,
+  ): Promise<void> {
+    return restoreDisk(this.#dir, disk, copy, network, onProgress);
   }
 
-  copyDisk(from: string, to: DiskSpec): Promise<void> {
-    return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to));
+  copyDisk(from: string, to: DiskSpec, onProgress?: Progress): Promise<void> {
+    return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to, onProgress));
   }
 
-  captureDisk(key: string, to: CapturedDisk): Promise<{ bootFiles: boolean }> {
-    return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read));
+  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean }> {
+    return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read), onProgress);
   }
 
   writeNetwork(key: string, network: readonly NetworkSettings[]): Promise<void> {

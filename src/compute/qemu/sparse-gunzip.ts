@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import type { Progress } from '../driver.ts';
 
 const BLOCK = 64 * 1024;
 const ZEROS = Buffer.alloc(BLOCK);
 
 /**
  * Unpacks a gzip file into `target`, leaving holes where whole 64 KiB blocks are zero: an uploaded
- * disk image is mostly empty, and its file takes only what it holds.
+ * disk image is mostly empty, and its file takes only what it holds. `onProgress` follows the share
+ * of the gzip file read.
  */
-export async function gunzipSparse(source: string, target: string): Promise<void> {
+export async function gunzipSparse(source: string, target: string, onProgress?: Progress): Promise<void> {
   const fd = fs.openSync(target, 'w', 0o600);
   try {
     let position = 0;
@@ -17,7 +19,10 @@ export async function gunzipSparse(source: string, target: string): Promise<void
       if (!block.equals(ZEROS.subarray(0, block.length))) fs.writeSync(fd, block, 0, block.length, position);
       position += block.length;
     };
-    for await (const chunk of fs.createReadStream(source).pipe(createGunzip())) {
+    const input = fs.createReadStream(source);
+    const size = fs.statSync(source).size;
+    for await (const chunk of input.pipe(createGunzip())) {
+      if (size > 0) onProgress?.(Math.min(1, input.bytesRead / size));
       pending = Buffer.concat([pending, chunk as Buffer]);
       let offset = 0;
       for (; offset + BLOCK <= pending.length; offset += BLOCK) flush(pending.subarray(offset, offset + BLOCK));

@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PrepareContext } from '../../jobs/handler.ts';
+import type { WorkContext } from '../../jobs/operation.ts';
 import { diskKey } from '../nodes/compute/compute-keys.ts';
 import { findImageByNum } from './image.repository.ts';
-import { capturedImageKey, imageBootKeys } from './image-files.ts';
+import { capturedImageKey, deleteImageBlobs, imageBootKeys } from './image-files.ts';
 
 /**
  * The real work of an image capture (real nodes): the disk's filesystem gzipped into the blob store
  * under the image's captured key, with the kernel and initrd it boots with beside it (image-files.ts
  * finds them there). The data goes last, so an image whose data is stored has its boot files too.
  */
-export async function captureImage(job: PrepareContext): Promise<void> {
+export async function captureImage(job: WorkContext): Promise<void> {
   const driver = job.ctx.compute;
   if (driver === null) throw new Error('an image capture ran without a compute driver');
   const row = await findImageByNum(job.ctx.db, Number(job.payload.imageNum));
@@ -26,7 +26,7 @@ export async function captureImage(job: PrepareContext): Promise<void> {
       kernel: path.join(staging, 'vmlinuz'),
       initrd: path.join(staging, 'initrd.img'),
     };
-    const { bootFiles } = await driver.captureDisk(diskKey(Number(job.payload.diskId)), files);
+    const { bootFiles } = await driver.captureDisk(diskKey(Number(job.payload.diskId)), files, (f) => job.progress(f * 0.9));
     for (const part of ['kernel', 'initrd'] as const) {
       if (bootFiles) await job.ctx.blobs.putFile(boot[part], files[part]);
       else await job.ctx.blobs.delete(boot[part]);
@@ -35,4 +35,6 @@ export async function captureImage(job: PrepareContext): Promise<void> {
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
+  // Deleted while it was captured: the delete may have run before the files were stored.
+  if ((await findImageByNum(job.ctx.db, row.num))?.status !== 'creating') await deleteImageBlobs(job.ctx.blobs, key);
 }

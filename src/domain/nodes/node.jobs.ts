@@ -1,6 +1,6 @@
 import { lockRows } from '../../db/row-locks.ts';
-import type { JobContext, PrepareContext } from '../../jobs/handler.ts';
-import type { OperationHandler } from '../../jobs/operation.ts';
+import type { JobContext } from '../../jobs/handler.ts';
+import type { OperationHandler, WorkContext } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { provisionFromBackup } from './backups/backup-copies.ts';
@@ -36,7 +36,7 @@ export function nodeTransition(spec: {
   /** Where the node goes if the job fails for good. */
   failTo: string;
   finish?: (job: JobContext) => Promise<void>;
-  work?: (job: PrepareContext) => Promise<void>;
+  work?: (job: WorkContext) => Promise<void>;
 }): OperationHandler {
   const booted = (job: JobContext) => {
     const configId = job.payload.configId;

@@ -2,17 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../../blob/blob-store.ts';
-import type { ComputeDriver } from '../../../compute/driver.ts';
 import type { Context } from '../../../context.ts';
 import { STAGING_DIR } from '../../../data-dir.ts';
 import type { Database } from '../../../db/database.ts';
-import type { JobHandler, PrepareContext } from '../../../jobs/handler.ts';
+import type { JobHandler } from '../../../jobs/handler.ts';
+import type { WorkContext } from '../../../jobs/operation.ts';
 import { enqueueJob } from '../../../jobs/queue.ts';
+import { progressSteps } from '../../../jobs/work-progress.ts';
 import { diskKey, machineKey } from '../compute/compute-keys.ts';
 import { machineInterfaces } from '../compute/machine-spec.ts';
-import { bootMachine, diskSpec, SHUTDOWN_GRACE_MS } from '../compute/machine-work.ts';
+import { bootMachine, diskSpec, disksWritten, driverOf, SHUTDOWN_GRACE_MS } from '../compute/machine-work.ts';
 import { findConfig } from '../configs/config.repository.ts';
-import { findDisk } from '../disks/disk.repository.ts';
+import { type DiskRow, findDisk } from '../disks/disk.repository.ts';
 import { findNode } from '../node.repository.ts';
 import { type BackupRow, findBackup } from './backup.repository.ts';
 import { parseContent } from './backup-content.ts';
@@ -35,12 +36,6 @@ function keysOf(row: BackupRow): string[] {
   return parseContent(row.content).disks.flatMap((d) => Object.values(copyKeys(row.id, d.id)));
 }
 
-function driverOf(job: PrepareContext): ComputeDriver {
-  const driver = job.ctx.compute;
-  if (driver === null) throw new Error('a real operation ran without a compute driver');
-  return driver;
-}
-
 async function putOrDelete(blobs: BlobStore, key: string, file: string | undefined): Promise<void> {
   if (file === undefined) await blobs.delete(key);
   else await blobs.putFile(key, file);
@@ -50,7 +45,7 @@ async function putOrDelete(blobs: BlobStore, key: string, file: string | undefin
  * The work of a snapshot or an automatic backup: the disks the backup captured, copied while the
  * machine is paused, then moved into the blob store. Done again, it copies them again.
  */
-export async function storeBackupCopies(job: PrepareContext): Promise<void> {
+export async function storeBackupCopies(job: WorkContext): Promise<void> {
   const { ctx } = job;
   const accountId = job.job.account_id ?? 0;
   const node = await findNode(ctx.db, accountId, Number(job.payload.nodeId));
@@ -63,6 +58,8 @@ export async function storeBackupCopies(job: PrepareContext): Promise<void> {
       machineKey(node.id),
       disks.map((d) => diskKey(d.id)),
       staging,
+      // Storing the copies (a rename on the same filesystem, else a copy) is the rest.
+      (fraction) => job.progress(fraction * 0.9),
     );
     for (const [index, copy] of copies.entries()) {
       const keys = copyKeys(backup.id, disks[index]?.id ?? 0);
@@ -98,7 +95,7 @@ export interface RestorePlan {
  * The work of a restore: the target's machine stopped, the disks it replaced removed, and each
  * restored disk's files replaced by the backup's copy. A copy that is missing fails the restore.
  */
-export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
+export async function restoreBackupCopies(job: WorkContext, span: readonly [number, number] = [0, 1]): Promise<void> {
   const { ctx } = job;
   const accountId = job.job.account_id ?? 0;
   const node = await findNode(ctx.db, accountId, Number(job.payload.nodeId));
@@ -117,16 +114,24 @@ export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
       .disks.filter((d) => d.image !== null)
       .map((d) => d.id),
   );
+  const restored: [number, DiskRow][] = [];
   for (const [from, to] of plan.disks) {
     const disk = await findDisk(ctx.db, accountId, node.id, to);
-    if (!disk) continue;
+    if (disk) restored.push([from, disk]);
+  }
+  const steps = progressSteps(
+    (fraction) => job.progress(fraction),
+    restored.map(([, disk]) => disk.size),
+    span,
+  );
+  for (const [i, [from, disk]] of restored.entries()) {
     const keys = copyKeys(plan.backupId, from);
     const file = await ctx.blobs.localPath(keys.disk);
     if (file === null) throw new Error(`backup ${plan.backupId} holds no copy of disk ${from}`);
     const kernel = await ctx.blobs.localPath(keys.kernel);
     const initrd = await ctx.blobs.localPath(keys.initrd);
     const copy = { disk: file, ...(kernel && { kernel }), ...(initrd && { initrd }) };
-    await driver.restoreDisk(diskSpec(disk), copy, deployed.has(from) ? network : undefined);
+    await driver.restoreDisk(diskSpec(disk), copy, deployed.has(from) ? network : undefined, steps[i]);
   }
   ctx.log.info({ node: node.id, backup: plan.backupId, ms: Math.round(performance.now() - started) }, 'backup: restored');
 }
@@ -136,10 +141,14 @@ export async function restoreBackupCopies(job: PrepareContext): Promise<void> {
  * starts unless created with `booted: false`. Done again after a crash, a machine found running is
  * not written over.
  */
-export async function provisionFromBackup(job: PrepareContext): Promise<void> {
+export async function provisionFromBackup(job: WorkContext): Promise<void> {
   const node = await findNode(job.ctx.db, job.job.account_id ?? 0, Number(job.payload.nodeId));
   if (!node) return;
-  if ((await driverOf(job).state(machineKey(node.id))) !== 'running') await restoreBackupCopies(job);
+  const span = [0, job.payload.booted !== false ? 0.8 : 1] as const;
+  if ((await driverOf(job).state(machineKey(node.id))) !== 'running') {
+    await restoreBackupCopies(job, span);
+    await disksWritten(job, node);
+  }
   if (job.payload.booted !== false) await bootMachine(job);
 }
 

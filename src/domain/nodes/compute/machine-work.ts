@@ -1,8 +1,11 @@
-import type { ComputeDriver, DeploySettings, DiskFilesystem, DiskSpec } from '../../../compute/driver.ts';
+import type { ComputeDriver, DeploySettings, DiskFilesystem, DiskSpec, Progress } from '../../../compute/driver.ts';
 import type { PrepareContext } from '../../../jobs/handler.ts';
+import type { WorkContext } from '../../../jobs/operation.ts';
+import { progressSteps } from '../../../jobs/work-progress.ts';
+import { toTimestamp } from '../../../time/timestamp.ts';
 import { imageFiles } from '../../images/image-files.ts';
 import { findConfig } from '../configs/config.repository.ts';
-import { type DiskRow, findDisk, findDisks } from '../disks/disk.repository.ts';
+import { type DiskRow, findDisk, findDisks, markNodeDisksReady } from '../disks/disk.repository.ts';
 import { findNode, type NodeRow } from '../node.repository.ts';
 import type { DeployAccess } from '../node-deploy.ts';
 import { diskKey, machineKey, rescueDiskKey } from './compute-keys.ts';
@@ -53,15 +56,25 @@ async function settingsFor(job: PrepareContext, node: NodeRow, deploy: DeployAcc
 }
 
 /** A disk as its row says: the image with the deploy settings when it was deployed from one, blank otherwise. */
-async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow): Promise<void> {
+async function writeDisk(job: PrepareContext, node: NodeRow, disk: DiskRow, onProgress: Progress): Promise<void> {
   const driver = driverOf(job);
   const deploy = job.payload.deploy as DeployAccess | null | undefined;
   if (disk.image !== null && deploy) {
     const image = await imageFiles(job.ctx, disk.image);
-    await driver.deployImage(diskSpec(disk), image, await settingsFor(job, node, deploy));
+    await driver.deployImage(diskSpec(disk), image, await settingsFor(job, node, deploy), onProgress);
   } else {
     await driver.prepareDisk(diskSpec(disk));
+    onProgress(1);
   }
+}
+
+/** Progress over disks, each weighing its size: the share of `span` each disk's copy takes. */
+function diskSteps(job: WorkContext, disks: readonly DiskRow[], span: readonly [number, number] = [0, 1]): Progress[] {
+  return progressSteps(
+    (fraction) => job.progress(fraction),
+    disks.map((d) => d.size),
+    span,
+  );
 }
 
 /** Starts the node's machine from the job's config and waits for the guest to be up; a rescue system's disk is left behind. */
@@ -97,8 +110,13 @@ export async function discardIfDeleted(job: PrepareContext, node: NodeRow, diskI
   for (const key of [...diskIds.map(diskKey), rescueDiskKey(node.id)]) await driver.deleteDisk(key);
 }
 
+/** The node's disks are `ready` once written, before its machine starts: a start that fails leaves them usable. */
+export async function disksWritten(job: PrepareContext, node: NodeRow): Promise<void> {
+  await markNodeDisksReady(job.ctx.db, node.account_id, node.id, toTimestamp(job.ctx.clock.nowMs()));
+}
+
 /** Provisioning (and rebuilding): the node's disks written, then its machine started unless created with `booted: false`. */
-export async function buildMachine(job: PrepareContext): Promise<void> {
+export async function buildMachine(job: WorkContext): Promise<void> {
   const node = await nodeOf(job);
   if (!node) return;
   const driver = driverOf(job);
@@ -110,7 +128,10 @@ export async function buildMachine(job: PrepareContext): Promise<void> {
   const diskIds = disks.map((d) => d.id);
   if ((await driver.state(key)) !== 'running') {
     for (const id of oldDisks ?? []) await driver.deleteDisk(diskKey(id));
-    for (const disk of disks) await writeDisk(job, node, disk);
+    // Writing the disks is most of a build; the boot that follows reports nothing until it is up.
+    const steps = diskSteps(job, disks, [0, job.payload.booted !== false ? 0.8 : 1]);
+    for (const [i, disk] of disks.entries()) await writeDisk(job, node, disk, steps[i] ?? (() => {}));
+    await disksWritten(job, node);
   }
   if (job.payload.booted !== false) await startMachine(job, node, diskIds);
   else await discardIfDeleted(job, node, diskIds);
@@ -134,33 +155,39 @@ export async function stopMachine(job: PrepareContext): Promise<void> {
 }
 
 /** A disk created on its own (disk create): written from its image or blank. */
-export async function makeDisk(job: PrepareContext): Promise<void> {
+export async function makeDisk(job: WorkContext): Promise<void> {
   const node = await nodeOf(job);
   if (!node) return;
   const disk = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
-  if (disk) await writeDisk(job, node, disk);
+  if (disk) await writeDisk(job, node, disk, (fraction) => job.progress(fraction));
 }
 
 /** A disk cloned on its node (disk clone): a copy of its source's files, made while the source's machine is paused. */
-export async function copyDisk(job: PrepareContext): Promise<void> {
+export async function copyDisk(job: WorkContext): Promise<void> {
   const node = await nodeOf(job);
   if (!node) return;
   const copy = await findDisk(job.ctx.db, node.account_id, node.id, Number(job.payload.diskId));
-  if (copy) await driverOf(job).copyDisk(diskKey(Number(job.payload.sourceDiskId)), diskSpec(copy));
+  if (copy) await driverOf(job).copyDisk(diskKey(Number(job.payload.sourceDiskId)), diskSpec(copy), (f) => job.progress(f));
 }
 
 /**
  * A node clone's disks (the operation runs on the source): each target disk a copy of its source
  * disk, as the payload pairs them; a target deleted meanwhile has nothing left to copy.
  */
-export async function copyNodeDisks(job: PrepareContext): Promise<void> {
+export async function copyNodeDisks(job: WorkContext): Promise<void> {
   const accountId = job.job.account_id ?? 0;
   const target = await findNode(job.ctx.db, accountId, Number(job.payload.targetId));
   if (!target) return;
+  const pairs: [number, DiskRow][] = [];
   for (const [from, to] of (job.payload.disks ?? []) as [number, number][]) {
     const disk = await findDisk(job.ctx.db, accountId, target.id, to);
-    if (disk) await driverOf(job).copyDisk(diskKey(from), diskSpec(disk));
+    if (disk) pairs.push([from, disk]);
   }
+  const steps = diskSteps(
+    job,
+    pairs.map(([, disk]) => disk),
+  );
+  for (const [i, [from, disk]] of pairs.entries()) await driverOf(job).copyDisk(diskKey(from), diskSpec(disk), steps[i]);
 }
 
 export async function removeDisk(job: PrepareContext): Promise<void> {

@@ -1,5 +1,5 @@
-import type { JobContext, PrepareContext } from '../../../jobs/handler.ts';
-import type { OperationHandler } from '../../../jobs/operation.ts';
+import type { JobContext } from '../../../jobs/handler.ts';
+import type { OperationHandler, WorkContext } from '../../../jobs/operation.ts';
 import type { TransitionKind } from '../../../jobs/transitions.ts';
 import { resizeDiskFiles, writeDiskRootPassword } from '../compute/disk-work.ts';
 import { copyDisk, makeDisk, removeDisk } from '../compute/machine-work.ts';
@@ -46,7 +46,7 @@ function diskOperation(
   kind: DiskOp,
   transition: TransitionKind,
   onFail: (job: JobContext) => Promise<void>,
-  work?: (job: PrepareContext) => Promise<void>,
+  work?: (job: WorkContext) => Promise<void>,
 ): OperationHandler {
   const done = kind === NODE_OPS.diskDelete ? dropDisk : markReady;
   return {
