@@ -377,12 +377,14 @@ export class QemuDriver implements ComputeDriver {
     const sum = (pick: (stats: NonNullable<BlockStats[number]['stats']>) => number | undefined) =>
       blocks.reduce((total, block) => total + (block.stats ? (pick(block.stats) ?? 0) : 0), 0);
     // Network counters need the host side of an interface (a tap); user networking has none.
+    const traffic = await this.#network.traffic(key).catch(() => null);
+    const none = { inBytes: 0, outBytes: 0, localInBytes: 0, localOutBytes: 0 };
     return {
       cpuSeconds: cpu,
       diskReadBytes: sum((s) => s.rd_bytes),
       diskWriteBytes: sum((s) => s.wr_bytes),
-      netInBytes: 0,
-      netOutBytes: 0,
+      ipv4: traffic?.ipv4 ?? none,
+      ipv6: traffic?.ipv6 ?? none,
     };
   }
 
