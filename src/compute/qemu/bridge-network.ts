@@ -209,7 +209,8 @@ export class BridgeNetwork implements NetworkBackend {
     checkKey(key);
     let listed: string;
     try {
-      listed = await run('ip', ['netns', 'exec', this.netns, 'nft', '-j', 'list', 'counters', 'table', 'bridge', machineTable(key)]);
+      const list = ['nft', '-j', 'list', 'counters', 'table', 'bridge', machineTable(key)];
+      listed = await run('ip', ['netns', 'exec', this.netns, ...list]);
     } catch {
       return null;
     }
