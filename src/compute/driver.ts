@@ -120,6 +120,8 @@ export interface FamilyTraffic {
 
 /** Counters since the machine started: each starts again from 0 when it does. */
 export interface MachineCounters {
+  /** Which run of the machine they count: another value once it has started again (and they count from 0). */
+  run: string;
   /** CPU time the machine's process used, all its vCPUs together. */
   cpuSeconds: number;
   diskReadBytes: number;

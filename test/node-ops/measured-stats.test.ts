@@ -27,8 +27,15 @@ const traffic = (t: Partial<FamilyTraffic> = {}): FamilyTraffic => ({
   ...t,
 });
 
-function counters(c: { cpu: number; write?: number; v4?: Partial<FamilyTraffic>; v6?: Partial<FamilyTraffic> }): MachineCounters {
+function counters(c: {
+  run?: string;
+  cpu: number;
+  write?: number;
+  v4?: Partial<FamilyTraffic>;
+  v6?: Partial<FamilyTraffic>;
+}): MachineCounters {
   return {
+    run: c.run ?? 'first',
     cpuSeconds: c.cpu,
     diskReadBytes: 0,
     diskWriteBytes: c.write ?? 0,
@@ -86,7 +93,7 @@ for (const dialect of DIALECTS) {
         }),
       );
       // ...then the machine started again: every counter from 0.
-      await sampleWith(counters({ cpu: 0.03, v4: { inBytes: 750 }, v6: { outBytes: 75 } }));
+      await sampleWith(counters({ run: 'second', cpu: 0.03, v4: { inBytes: 750 }, v6: { outBytes: 75 } }));
       assert.equal(await queuedSamples(app), 1, 'the next sample is queued');
 
       const stats = await get(app, `/v4/node/instances/${node.id}/stats`);

@@ -10,6 +10,7 @@ import {
 } from '../../src/domain/nodes/stats/sample-rates.ts';
 
 const ZERO: Counters = {
+  run: 'first',
   cpu_seconds: 0,
   disk_read_bytes: 0,
   disk_write_bytes: 0,
@@ -29,7 +30,7 @@ function sample(at: number, counters: Partial<Counters>): Sample {
   return { node_id: 1, at, ...ZERO, ...counters };
 }
 
-test('a counter grows by the difference; one lower than before started again from 0 and grew by its whole value', () => {
+test('a counter grows by the difference; in another run of the machine, or lower than before, it counts from 0 and grew by its whole value', () => {
   assert.equal(counterDelta(100, 250), 150);
   assert.equal(counterDelta(100, 100), 0);
   assert.equal(counterDelta(5000, 40), 40);
@@ -39,6 +40,9 @@ test('a counter grows by the difference; one lower than before started again fro
   );
   assert.deepEqual(delta, { ...ZERO, cpu_seconds: 2, v4_out: 500, v6_in: 20 });
   assert.deepEqual(countersDelta(undefined, { ...ZERO, v4_in: 7 }), { ...ZERO, v4_in: 7 }, 'no sample before: since the start');
+  // Started again and already past where the last run was: the run tells, not the values.
+  const restarted = { ...ZERO, run: 'second', cpu_seconds: 120, v4_out: 3000 };
+  assert.deepEqual(countersDelta({ ...ZERO, cpu_seconds: 90, v4_out: 1000 }, restarted), restarted);
   assert.deepEqual(publicBytes({ ...ZERO, v4_in: 1, v6_in: 2, v4_out: 4, v6_out: 8, v4_private_in: 16, v4_private_out: 32 }), {
     in: 3,
     out: 12,
@@ -50,7 +54,7 @@ test('five-minute points: each pair of samples is the bucket before the later on
     sample(10 * BUCKET + 2000, { cpu_seconds: 100, disk_write_bytes: 0, v4_in: 0, v6_out: 0 }),
     sample(11 * BUCKET + 2000, { cpu_seconds: 250, disk_write_bytes: 512 * 300 * 40, v4_in: 3_750_000, v6_out: 375 }),
     // The machine started again: its counters count from 0.
-    sample(12 * BUCKET + 2000, { cpu_seconds: 30, disk_read_bytes: 512 * 300, v4_in: 0, v6_out: 0 }),
+    sample(12 * BUCKET + 2000, { run: 'second', cpu_seconds: 30, disk_read_bytes: 512 * 300, v4_in: 0, v6_out: 0 }),
   ];
   const window = { fromMs: 0, toMs: 13 * BUCKET, bucketMs: BUCKET, stepMs: BUCKET };
   assert.deepEqual(measuredPoints(samples, 'cpu', window), [

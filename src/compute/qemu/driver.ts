@@ -30,7 +30,7 @@ import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
 import { writeNetworkFiles } from './network-helper.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
-import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
+import { cpuSeconds, killQemu, livePid, startTicks } from './qemu-process.ts';
 
 export interface QemuDriverOptions {
   /** The data dir's `compute` folder: `disks/<key>/` and `machines/<key>/`. */
@@ -368,7 +368,8 @@ export class QemuDriver implements ComputeDriver {
     const files = machineFiles(this.#dir, key);
     const pid = livePid(files.pid);
     const cpu = pid === null ? null : cpuSeconds(pid);
-    if (cpu === null) return null;
+    const started = pid === null ? null : startTicks(pid);
+    if (cpu === null || started === null) return null;
     type BlockStats = { stats?: { rd_bytes?: number; wr_bytes?: number } }[];
     const blocks = ((await this.#live
       .get(key)
@@ -380,6 +381,8 @@ export class QemuDriver implements ComputeDriver {
     const traffic = await this.#network.traffic(key).catch(() => null);
     const none = { inBytes: 0, outBytes: 0, localInBytes: 0, localOutBytes: 0 };
     return {
+      // A pid and its start time name one process, so one run; its network is attached anew with it.
+      run: `${pid}@${started}`,
       cpuSeconds: cpu,
       diskReadBytes: sum((s) => s.rd_bytes),
       diskWriteBytes: sum((s) => s.wr_bytes),

@@ -14,6 +14,7 @@ export async function up(db: MigrationDb, kind: DbKind): Promise<void> {
     .createTable('node_samples')
     .addColumn('node_id', 'integer', (c) => c.notNull().references('nodes.id').onDelete('cascade'))
     .addColumn('at', bigint(kind), notNull)
+    .addColumn('run', 'text', notNull)
     .addColumn('cpu_seconds', 'double precision', notNull)
     .addColumn('disk_read_bytes', bigint(kind), notNull)
     .addColumn('disk_write_bytes', bigint(kind), notNull);

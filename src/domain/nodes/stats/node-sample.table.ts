@@ -2,6 +2,8 @@
 export interface NodeSampleTable {
   node_id: number;
   at: number;
+  /** The machine's run the counters are of (the compute driver's): another run counts from 0. */
+  run: string;
   cpu_seconds: number;
   disk_read_bytes: number;
   disk_write_bytes: number;

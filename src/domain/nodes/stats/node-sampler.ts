@@ -45,6 +45,7 @@ export interface NodeReading {
 
 function countersOf(machine: MachineCounters): Counters {
   return {
+    run: machine.run,
     cpu_seconds: machine.cpuSeconds,
     disk_read_bytes: machine.diskReadBytes,
     disk_write_bytes: machine.diskWriteBytes,

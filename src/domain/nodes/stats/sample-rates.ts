@@ -3,8 +3,9 @@ import type { Series } from './node-stats.ts';
 
 /**
  * Rates from a node's samples (node-sample.table.ts): each pair of consecutive samples gives what
- * every counter grew by between them, over the seconds between them. A counter lower than before
- * started again from 0 (its machine started again), so it grew by its whole value.
+ * every counter grew by between them, over the seconds between them. Samples of another run of the
+ * machine (it started again meanwhile) count from 0, so every counter grew by its whole value; so
+ * did a counter lower than before.
  */
 
 export type Counters = Omit<NodeSampleTable, 'node_id' | 'at'>;
@@ -31,10 +32,14 @@ export function counterDelta(before: number, after: number): number {
   return after >= before ? after - before : after;
 }
 
-/** What each counter grew by from `before` to `after`; with no sample before, all the counters hold (they count from the machine's start). */
+/**
+ * What each counter grew by from `before` to `after`; with no sample before, or one of another run,
+ * all the counters hold (they count from the machine's start).
+ */
 export function countersDelta(before: Counters | undefined, after: Counters): Counters {
   const delta = { ...after };
-  if (before) for (const column of COUNTER_COLUMNS) delta[column] = counterDelta(before[column], after[column]);
+  if (before?.run === after.run)
+    for (const column of COUNTER_COLUMNS) delta[column] = counterDelta(before[column], after[column]);
   return delta;
 }
 
