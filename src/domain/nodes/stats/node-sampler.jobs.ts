@@ -37,6 +37,8 @@ export async function startNodeSampling(ctx: Context): Promise<void> {
  */
 const sampleNodes: JobHandler = {
   kind: SAMPLE_JOB,
+  // Its prepare waits on the machines (QMP, nft), its run writes only samples: it need not hold up other jobs.
+  parallel: true,
   async prepare({ ctx }): Promise<Readings> {
     return { atMs: ctx.clock.nowMs(), readings: await readNodeCounters(ctx) };
   },
