@@ -11,6 +11,7 @@ import { machineJobs } from './domain/nodes/compute/machine.jobs.ts';
 import { diskOperations } from './domain/nodes/disks/disk.jobs.ts';
 import { nodeChangeOperations } from './domain/nodes/lifecycle/node-change.jobs.ts';
 import { holdNode, nodeOperations } from './domain/nodes/node.jobs.ts';
+import { nodeSampleJobs } from './domain/nodes/stats/node-sampler.jobs.ts';
 import { oauthJobs } from './domain/oauth/oauth.jobs.ts';
 import { tokenJobs } from './domain/profile/token.jobs.ts';
 import type { JobHandler } from './jobs/handler.ts';
@@ -39,6 +40,7 @@ export function jobHandlers(realCompute: boolean): JobHandler[] {
     ...notifyJobs,
     ...probeJobs,
     ...machineJobs,
+    ...nodeSampleJobs,
     ...firewallJobs,
   ];
 }

@@ -17,6 +17,7 @@ import { type BootstrapResult, ensureBootstrap } from './domain/account/bootstra
 import { syncCatalog } from './domain/catalog/catalog.repository.ts';
 import { loadCatalog } from './domain/catalog/catalog.ts';
 import { databaseZoneSource } from './domain/domains/zone-source.ts';
+import { startNodeSampling } from './domain/nodes/stats/node-sampler.jobs.ts';
 import { jobHandlers } from './job-handlers.ts';
 import type { JobHandler } from './jobs/handler.ts';
 import { Worker } from './jobs/worker.ts';
@@ -125,8 +126,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     drainer = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
     // Compute belongs to the process that runs jobs: it adopts the machines left running and owns their events.
-    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker))
+    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker)) {
       await compute?.open(enqueueComputeEvent(ctx));
+      await startNodeSampling(ctx);
+    }
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what
     // a request sees depends on the request sequence alone.
     if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker && !seeded)) {

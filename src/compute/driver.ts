@@ -109,12 +109,29 @@ export interface MachineConsole {
   attach(): Duplex;
 }
 
+/**
+ * Bytes of one address family through a machine's public interfaces, as the machine sees them (in:
+ * received). `local` is the traffic of its addresses that are not routed beyond the region's network
+ * (IPv4 addresses outside its gateway's subnet, IPv6 link-local and multicast); the rest is routed.
+ */
+export interface FamilyTraffic {
+  inBytes: number;
+  outBytes: number;
+  localInBytes: number;
+  localOutBytes: number;
+}
+
+/** Counters since the machine started: each starts again from 0 when it does. */
 export interface MachineCounters {
+  /** Which run of the machine they count: another value once it has started again (and they count from 0). */
+  run: string;
+  /** CPU time the machine's process used, all its vCPUs together. */
   cpuSeconds: number;
   diskReadBytes: number;
   diskWriteBytes: number;
-  netInBytes: number;
-  netOutBytes: number;
+  /** Zero where the network has no host side to count on (user networking). */
+  ipv4: FamilyTraffic;
+  ipv6: FamilyTraffic;
 }
 
 /** A disk's files as copied at one point in time (`snapshotDisks`), or as given back (`restoreDisk`). */
@@ -203,6 +220,7 @@ export interface ComputeDriver {
   /** The serial console; null when the machine is not running. */
   console(key: string): MachineConsole | null;
   ports(key: string): readonly ForwardedPort[];
+  /** Null when the machine is not running. */
   counters(key: string): Promise<MachineCounters | null>;
   /**
    * The node's rendered nftables ruleset for the machine's interfaces (null: none), kept whether the

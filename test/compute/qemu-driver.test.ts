@@ -163,6 +163,9 @@ test(
 
     const counters = await first.counters(spec.key);
     assert.ok(counters && counters.cpuSeconds > 0 && counters.diskReadBytes > 0, JSON.stringify(counters));
+    // User networking has no host side to count on: its SSH traffic above is not seen.
+    const uncounted = { inBytes: 0, outBytes: 0, localInBytes: 0, localOutBytes: 0 };
+    assert.deepEqual([counters.ipv4, counters.ipv6], [uncounted, uncounted]);
 
     const console1 = first.console(spec.key);
     if (!console1) assert.fail('no console for a running machine');

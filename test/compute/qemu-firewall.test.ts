@@ -48,6 +48,10 @@ class RecordingNetwork implements NetworkBackend {
     this.calls.push({ call: 'applyFirewall', key, ruleset, qemuRan: fs.existsSync(this.qemuMarker) });
     if (this.refuse) throw new Error('nft refused it');
   }
+
+  async traffic(): Promise<null> {
+    return null;
+  }
 }
 
 function driverIn(t: TestContext) {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Duplex } from 'node:stream';
-import type { ComputeDriver, ComputeEvent, MachineConsole, MachineState } from '../../src/compute/driver.ts';
+import type { ComputeDriver, ComputeEvent, MachineConsole, MachineCounters, MachineState } from '../../src/compute/driver.ts';
 
 /** How much of its output a console keeps to replay. */
 const SCREEN_BYTES = 64 * 1024;
@@ -160,7 +160,7 @@ export class ProcessMachines implements ComputeDriver {
   ports(): readonly [] {
     return this.#unsupported('ports');
   }
-  counters(): Promise<null> {
+  counters(_key: string): Promise<MachineCounters | null> {
     return this.#unsupported('counters');
   }
   applyFirewall(): Promise<void> {

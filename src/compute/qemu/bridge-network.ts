@@ -14,8 +14,15 @@ import {
   UPLINK,
   vlanBridgeName,
 } from './bridge-names.ts';
-import { dropMachineTablesText, firewallText, type MachineAddressSets, machineTablesText } from './machine-nftables.ts';
-import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
+import {
+  dropMachineTablesText,
+  firewallText,
+  type MachineAddressSets,
+  machineTablesText,
+  TRAFFIC_COUNTERS,
+  type TrafficCounter,
+} from './machine-nftables.ts';
+import type { MachineNetwork, MachineTraffic, NetworkBackend } from './network-backend.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
 import { run } from './run.ts';
 
@@ -160,7 +167,9 @@ export class BridgeNetwork implements NetworkBackend {
       ...r.ipv6.map((a) => `route replace ${a}/128 via ${NAMESPACE_LINK_ADDRESS} dev ${this.hostVeth}`),
     ]);
     await this.ipBatch([], hostRoutes, `host routes of ${spec.key}`);
-    await this.nft(machineTablesText(machineTable(spec.key), publicTaps, own), `tables of ${spec.key}`);
+    const routed4 = new Set(routed.flatMap((r) => r.ipv4));
+    const local4 = own.ipv4.filter((a) => !routed4.has(a));
+    await this.nft(machineTablesText(machineTable(spec.key), publicTaps, own, local4), `tables of ${spec.key}`);
     this.log.info(
       { key: spec.key, netns: this.netns, taps: spec.interfaces.map((_, i) => tapName(spec.key, i)) },
       'machine network attached',
@@ -193,6 +202,27 @@ export class BridgeNetwork implements NetworkBackend {
     if (!attached) throw new Error(`machine ${key} has no network attached in namespace ${this.netns}: no firewall to load`);
     await this.nft(firewallText(table, ruleset === null ? null : parseNodeRuleset(ruleset)), `firewall of ${key}`);
     this.log.info({ key, netns: this.netns, firewall: ruleset !== null }, 'machine firewall loaded');
+  }
+
+  /** Read without waiting for changes under way: counters are read often, and a table being made reads as none. */
+  async traffic(key: string): Promise<MachineTraffic | null> {
+    checkKey(key);
+    let listed: string;
+    try {
+      const list = ['nft', '-j', 'list', 'counters', 'table', 'bridge', machineTable(key)];
+      listed = await run('ip', ['netns', 'exec', this.netns, ...list]);
+    } catch {
+      return null;
+    }
+    const bytes = new Map<string, number>();
+    for (const item of (JSON.parse(listed) as { nftables: { counter?: { name: string; bytes: number } }[] }).nftables)
+      if (item.counter) bytes.set(item.counter.name, item.counter.bytes);
+    if (!TRAFFIC_COUNTERS.every((name) => bytes.has(name))) return null;
+    const of = (name: TrafficCounter) => bytes.get(name) ?? 0;
+    return {
+      ipv4: { inBytes: of('in4'), outBytes: of('out4'), localInBytes: of('in4_local'), localOutBytes: of('out4_local') },
+      ipv6: { inBytes: of('in6'), outBytes: of('out6'), localInBytes: of('in6_local'), localOutBytes: of('out6_local') },
+    };
   }
 
   private async namespaceExists(): Promise<boolean> {

@@ -32,7 +32,7 @@ import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
 import { writeNetworkFiles } from './network-helper.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
-import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
+import { cpuSeconds, killQemu, livePid, startTicks } from './qemu-process.ts';
 
 export interface QemuDriverOptions {
   /** The data dir's `compute` folder: `disks/<key>/` and `machines/<key>/`. */
@@ -382,7 +382,8 @@ export class QemuDriver implements ComputeDriver {
     const files = machineFiles(this.#dir, key);
     const pid = livePid(files.pid);
     const cpu = pid === null ? null : cpuSeconds(pid);
-    if (cpu === null) return null;
+    const started = pid === null ? null : startTicks(pid);
+    if (cpu === null || started === null) return null;
     type BlockStats = { stats?: { rd_bytes?: number; wr_bytes?: number } }[];
     const blocks = ((await this.#live
       .get(key)
@@ -391,12 +392,16 @@ export class QemuDriver implements ComputeDriver {
     const sum = (pick: (stats: NonNullable<BlockStats[number]['stats']>) => number | undefined) =>
       blocks.reduce((total, block) => total + (block.stats ? (pick(block.stats) ?? 0) : 0), 0);
     // Network counters need the host side of an interface (a tap); user networking has none.
+    const traffic = await this.#network.traffic(key).catch(() => null);
+    const none = { inBytes: 0, outBytes: 0, localInBytes: 0, localOutBytes: 0 };
     return {
+      // A pid and its start time name one process, so one run; its network is attached anew with it.
+      run: `${pid}@${started}`,
       cpuSeconds: cpu,
       diskReadBytes: sum((s) => s.rd_bytes),
       diskWriteBytes: sum((s) => s.wr_bytes),
-      netInBytes: 0,
-      netOutBytes: 0,
+      ipv4: traffic?.ipv4 ?? none,
+      ipv6: traffic?.ipv6 ?? none,
     };
   }
 

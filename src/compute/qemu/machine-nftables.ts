@@ -12,8 +12,17 @@ import type { NodeRuleset, RulesetChain } from './node-ruleset.ts';
  *
  * `bridge`: what the machine's public taps may send, whatever its firewall: IP from its own
  * addresses (and IPv6 link-local or unspecified), ARP for them, no router advertisement, nothing
- * else. Without it a guest could send from another's address past both firewalls.
+ * else. Without it a guest could send from another's address past both firewalls. It also counts
+ * the machine's traffic by family (`TRAFFIC_COUNTERS`): what its taps sent that passed those checks,
+ * and what went out of the bridge to them (after the firewall), the local part apart: to or from its
+ * IPv4 addresses that are not routed beyond the bridge (`local4`), and IPv6 link-local or multicast.
  */
+
+/** The named counters of a machine's bridge table: bytes in (to the machine) and out, by family, routed or local. */
+export const TRAFFIC_COUNTERS = ['in4', 'out4', 'in4_local', 'out4_local', 'in6', 'out6', 'in6_local', 'out6_local'] as const;
+export type TrafficCounter = (typeof TRAFFIC_COUNTERS)[number];
+
+const LINK_SCOPE6 = '{ fe80::/10, ff00::/8 }';
 
 export interface MachineAddressSets {
   ipv4: readonly string[];
@@ -42,7 +51,12 @@ const FROM_MACHINE = ['ip saddr @ipv4 jump outbound', 'ip6 saddr @ipv6 jump outb
  * Makes the machine's tables, or brings them up to date: the address sets and the dispatching base
  * chains are written again, the `inbound` and `outbound` chains (its firewall) are left as they are.
  */
-export function machineTablesText(table: string, publicTaps: readonly string[], addresses: MachineAddressSets): string {
+export function machineTablesText(
+  table: string,
+  publicTaps: readonly string[],
+  addresses: MachineAddressSets,
+  localIpv4: readonly string[] = [],
+): string {
   const taps = publicTaps.map((tap) => `"${tap}"`).join(', ');
   return [
     `table inet ${table} {`,
@@ -70,6 +84,8 @@ export function machineTablesText(table: string, publicTaps: readonly string[], 
     `table bridge ${table} {`,
     set('ipv4', 'ipv4_addr', addresses.ipv4),
     set('ipv6', 'ipv6_addr', addresses.ipv6),
+    set('local4', 'ipv4_addr', localIpv4),
+    ...TRAFFIC_COUNTERS.flatMap((name) => [`\tcounter ${name} {`, '\t}']),
     ...baseChain('prerouting', taps === '' ? [] : [`iifname { ${taps} } jump sent`]),
     '\tchain sent {',
     '\t\tether type != { ip, ip6, arp } drop',
@@ -77,6 +93,19 @@ export function machineTablesText(table: string, publicTaps: readonly string[], 
     '\t\tip saddr != @ipv4 drop',
     '\t\tip6 saddr != @ipv6 ip6 saddr != { ::, fe80::/10 } drop',
     '\t\ticmpv6 type nd-router-advert drop',
+    '\t\tip saddr @local4 counter name "out4_local" return',
+    `\t\tip6 saddr ${LINK_SCOPE6} counter name "out6_local" return`,
+    `\t\tip6 daddr ${LINK_SCOPE6} counter name "out6_local" return`,
+    '\t\tether type ip counter name "out4"',
+    '\t\tether type ip6 counter name "out6"',
+    '\t}',
+    ...baseChain('postrouting', taps === '' ? [] : [`oifname { ${taps} } jump received`]),
+    '\tchain received {',
+    '\t\tip daddr @local4 counter name "in4_local" return',
+    `\t\tip6 daddr ${LINK_SCOPE6} counter name "in6_local" return`,
+    `\t\tip6 saddr ${LINK_SCOPE6} counter name "in6_local" return`,
+    '\t\tether type ip counter name "in4"',
+    '\t\tether type ip6 counter name "in6"',
     '\t}',
     '}',
     '',

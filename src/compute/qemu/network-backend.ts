@@ -1,4 +1,4 @@
-import type { ForwardedPort, MachineSpec } from '../driver.ts';
+import type { FamilyTraffic, ForwardedPort, MachineSpec } from '../driver.ts';
 
 /** What a machine's interfaces need from the host, as QEMU is started with it. */
 export interface MachineNetwork {
@@ -26,4 +26,11 @@ export interface NetworkBackend {
   detach(key: string): Promise<void>;
   /** Loads a node's rendered nftables ruleset for the machine's interfaces; null removes it. Bridge only. */
   applyFirewall(key: string, ruleset: string | null): Promise<void>;
+  /** The machine's traffic by family since its network was attached; null where it cannot be counted (user networking). */
+  traffic(key: string): Promise<MachineTraffic | null>;
+}
+
+export interface MachineTraffic {
+  ipv4: FamilyTraffic;
+  ipv6: FamilyTraffic;
 }

@@ -48,6 +48,16 @@ export async function killQemu(pid: number, pidFile: string): Promise<void> {
   if (!(await waitGone(pid, pidFile, 10_000))) throw new Error(`QEMU (pid ${pid}) did not end after SIGKILL`);
 }
 
+/** When the process started, in clock ticks since the host booted (/proc/<pid>/stat); null when it is gone. */
+export function startTicks(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return null;
+  }
+}
+
 /** CPU time (user and system) the process has used, from /proc/<pid>/stat; null when it is gone. */
 export function cpuSeconds(pid: number): number | null {
   try {

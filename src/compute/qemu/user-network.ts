@@ -121,4 +121,9 @@ export class UserNetwork implements NetworkBackend {
 
   // Firewalls only filter in bridge mode: a user network takes no packet filter, and nothing but the forwards reaches the guest.
   async applyFirewall(_key: string, _ruleset: string | null): Promise<void> {}
+
+  /** QEMU's user network has no host side to count on. */
+  async traffic(_key: string): Promise<null> {
+    return null;
+  }
 }

@@ -150,6 +150,17 @@ export function findNodesOfAccount(db: Kysely<Database>, accountId: number): Pro
   return db.selectFrom('nodes').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
+/** The ids of every node whose machine may be running (of every account), for the stats sampler. */
+export async function findNodeIdsMaybeRunning(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('status', 'not in', ['offline', 'stopped'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** The operator's lookup by id alone (fault injection names a node without its account). */
 export async function findNodeAnywhere(db: Kysely<Database>, id: number): Promise<NodeRow | undefined> {
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();

@@ -7,8 +7,10 @@ import type { AccountScope } from '../../account/principal.ts';
 import { addressesOfNodes } from '../../networking/node-addresses.service.ts';
 import { findNodesOfAccount, type NodeRow } from '../node.repository.ts';
 import { nodeFor } from '../node-access.ts';
+import { measuredSpans, measuredStatsOf, measuredTransfer, measuredWindow } from './measured-stats.ts';
 import type { NodeStats, NodeTransfer, NodeTransferMonth } from './node-stats.schema.ts';
 import { BUCKET_MS, GIB, type Series, type StatsProfile, seriesPoints, transferBytes } from './node-stats.ts';
+import { statsShape } from './stats-shape.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -58,34 +60,37 @@ function monthRange(year: number, month: number, nowMs: number): { start: number
 }
 
 function stats(p: StatsProfile, title: string, fromMs: number, toMs: number, stepMs: number): NodeStats {
-  const points = (s: Series) => seriesPoints(p, s, fromMs, toMs, stepMs);
-  return {
-    cpu: points('cpu'),
-    io: { io: points('io'), swap: points('swap') },
-    netv4: {
-      in: points('v4_in'),
-      out: points('v4_out'),
-      private_in: points('v4_private_in'),
-      private_out: points('v4_private_out'),
-    },
-    netv6: {
-      in: points('v6_in'),
-      out: points('v6_out'),
-      private_in: points('v6_private_in'),
-      private_out: points('v6_private_out'),
-    },
-    title,
-  };
+  return statsShape((s: Series) => seriesPoints(p, s, fromMs, toMs, stepMs), title);
 }
 
+/** The stats of the one node asked for. */
+function the(stats: NodeStats[]): NodeStats {
+  const [one] = stats;
+  if (!one) throw fail.internal();
+  return one;
+}
+
+const dayTitle = (node: NodeRow) => `${node.label} (node${node.id}) - day (5 min avg)`;
+const monthTitle = (node: NodeRow) => `${node.label} (node${node.id}) - month (1 hour avg)`;
+
 function dayStats(node: NodeRow, profile: StatsProfile, now: number): NodeStats {
-  const title = `${node.label} (node${node.id}) - day (5 min avg)`;
-  return stats(profile, title, Math.max(createdMs(node), now - DAY_MS), now, BUCKET_MS);
+  return stats(profile, dayTitle(node), Math.max(createdMs(node), now - DAY_MS), now, BUCKET_MS);
+}
+
+/** Nodes that really run: their past day as sampled (a day of the sampling grid, scaled by CUMULO_TIME_SCALE). */
+function measuredDayStats(ctx: Context, nodes: readonly NodeRow[]): Promise<NodeStats[]> {
+  const now = ctx.clock.nowMs();
+  const { dayMs } = measuredSpans(ctx);
+  return measuredStatsOf(ctx, nodes, (node) => ({
+    window: measuredWindow(ctx, 'day', Math.max(createdMs(node), now - dayMs), now),
+    title: dayTitle(node),
+  }));
 }
 
 /** The past 24 hours in five-minute averages, none from before the node existed. */
 export async function getNodeStats(ctx: Context, scope: AccountScope, nodeId: number): Promise<NodeStats> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
+  if (ctx.compute) return the(await measuredDayStats(ctx, [node]));
   return dayStats(node, await profileOf(ctx.db, ctx, node), ctx.clock.nowMs());
 }
 
@@ -99,6 +104,7 @@ const NODES_A_TURN = 50;
  */
 export async function accountDayStats(ctx: Context, accountId: number): Promise<NodeStats[]> {
   const nodes = await findNodesOfAccount(ctx.db, accountId);
+  if (ctx.compute) return measuredDayStats(ctx, nodes);
   const profiles = await profilesOf(ctx.db, ctx, accountId, nodes);
   const now = ctx.clock.nowMs();
   const out: NodeStats[] = [];
@@ -121,12 +127,22 @@ export async function getNodeStatsForMonth(
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
   const now = ctx.clock.nowMs();
   const { start, end } = monthRange(year, month, now);
+  if (ctx.compute) {
+    // The current month is the past 30 days of the (scaled) sampling grid.
+    const [from, to] = end > now ? [now - measuredSpans(ctx).monthMs, now] : [start, end];
+    const window = measuredWindow(ctx, 'month', Math.max(createdMs(node), from), to);
+    return the(await measuredStatsOf(ctx, [node], () => ({ window, title: monthTitle(node) })));
+  }
   const [from, to] = end > now ? [now - 30 * DAY_MS, now] : [start, end];
-  const title = `${node.label} (node${node.id}) - month (1 hour avg)`;
-  return stats(await profileOf(ctx.db, ctx, node), title, Math.max(createdMs(node), from), to, HOUR_MS);
+  return stats(await profileOf(ctx.db, ctx, node), monthTitle(node), Math.max(createdMs(node), from), to, HOUR_MS);
 }
 
+/** Public bytes in and out of a calendar month: measured with a compute driver, else made up. */
 async function monthTransfer(ctx: Context, node: NodeRow, start: number, end: number) {
+  if (ctx.compute) {
+    const month = new Date(start);
+    return measuredTransfer(ctx, node.id, month.getUTCFullYear(), month.getUTCMonth() + 1);
+  }
   const from = Math.max(start, createdMs(node));
   const to = Math.min(end, ctx.clock.nowMs());
   return from < to ? transferBytes(await profileOf(ctx.db, ctx, node), from, to) : { in: 0, out: 0 };
