@@ -198,10 +198,11 @@ export interface ComputeDriver {
   copyDisk(from: string, to: DiskSpec, onProgress?: Progress): Promise<void>;
   /**
    * Disk `key` as an image's files: its filesystem shrunk to what it holds and gzipped into `to.disk`,
-   * its kernel and initrd copied to `to.kernel` and `to.initrd` when it has them (`bootFiles`); a
+   * its kernel and initrd copied to `to.kernel` and `to.initrd` when it has them (`bootFiles`); `sizeMb`
+   * is the smallest disk it deploys onto (what the data unpacks to, rounded up to a MB); a
    * machine running from it is paused while it is read.
    */
-  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean }>;
+  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean; sizeMb: number }>;
   /**
    * The network helper: the interfaces' addresses written into the disk's filesystem as a deploy
    * writes them; a disk that is not a bare ext filesystem is left as it is. The disk must not be in use.

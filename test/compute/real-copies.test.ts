@@ -79,6 +79,11 @@ test(
     assert.equal(image.status, 200, JSON.stringify(image.body));
     await waitForImage(cloud, image.body.id, 'available');
     t.diagnostic(`image capture: ${((Date.now() - captureStarted) / 1000).toFixed(1)} s`);
+    const captured = (await cloud.api('GET', `/v4/images/${image.body.id}`)).body;
+    assert.ok(
+      captured.size > 0 && captured.size < main.size / 4,
+      `the image's size is what its filesystem holds (${captured.size} MB), not the disk's (${main.size} MB)`,
+    );
     const b = await createRealNode(cloud, { image: image.body.id, label: 'node-b', publicKey: key.publicKey });
     await cloud.waitForStatus(b, 'running');
     const { target: targetB } = await forwardedSsh(cloud, b, key.privateKey);

@@ -139,7 +139,7 @@ export class ProcessMachines implements ComputeDriver {
   copyDisk(): Promise<void> {
     return this.#unsupported('disks');
   }
-  captureDisk(): Promise<{ bootFiles: boolean }> {
+  captureDisk(): Promise<never> {
     return this.#unsupported('disks');
   }
   writeNetwork(): Promise<void> {

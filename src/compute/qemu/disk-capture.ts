@@ -27,11 +27,12 @@ export async function captureDiskFiles(
   to: CapturedDisk,
   whileReading: (read: () => Promise<void>) => Promise<void>,
   onProgress?: Progress,
-): Promise<{ bootFiles: boolean }> {
+): Promise<{ bootFiles: boolean; sizeMb: number }> {
   const source = diskFiles(dir, key);
   if (!fs.existsSync(source.disk)) throw new Error(`disk ${key} has no file to capture`);
   const staging = `${to.disk}.raw`;
   fs.rmSync(staging, { force: true });
+  let bytes: number;
   try {
     // The copy is most of the work; shrinking and compressing what it holds, the rest.
     await whileReading(() => copySparse(source.disk, staging, onProgress && ((f) => onProgress(f * 0.8))));
@@ -40,6 +41,7 @@ export async function captureDiskFiles(
       await run('resize2fs', ['-M', staging]);
       fs.truncateSync(staging, await extFilesystemBytes(staging));
     }
+    bytes = fs.statSync(staging).size;
     await pipeline(fs.createReadStream(staging), createGzip({ level: 1 }), fs.createWriteStream(to.disk, { mode: 0o600 }));
     onProgress?.(1);
   } finally {
@@ -50,5 +52,5 @@ export async function captureDiskFiles(
     fs.copyFileSync(source.kernel, to.kernel);
     fs.copyFileSync(source.initrd, to.initrd);
   }
-  return { bootFiles };
+  return { bootFiles, sizeMb: Math.ceil(bytes / (1024 * 1024)) };
 }

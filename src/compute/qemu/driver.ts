@@ -256,7 +256,7 @@ export class QemuDriver implements ComputeDriver {
     return this.#pausedWhile(from, () => copyDiskFiles(this.#dir, from, to, onProgress));
   }
 
-  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean }> {
+  captureDisk(key: string, to: CapturedDisk, onProgress?: Progress): Promise<{ bootFiles: boolean; sizeMb: number }> {
     return captureDiskFiles(this.#dir, key, to, (read) => this.#pausedWhile(key, read), onProgress);
   }
 

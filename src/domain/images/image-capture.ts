@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { WorkContext } from '../../jobs/operation.ts';
 import { diskKey } from '../nodes/compute/compute-keys.ts';
-import { findImageByNum } from './image.repository.ts';
+import { findImageByNum, updateImageRow } from './image.repository.ts';
 import { capturedImageKey, deleteImageBlobs, imageBootKeys } from './image-files.ts';
 
 /**
@@ -26,12 +26,16 @@ export async function captureImage(job: WorkContext): Promise<void> {
       kernel: path.join(staging, 'vmlinuz'),
       initrd: path.join(staging, 'initrd.img'),
     };
-    const { bootFiles } = await driver.captureDisk(diskKey(Number(job.payload.diskId)), files, (f) => job.progress(f * 0.9));
+    const { bootFiles, sizeMb } = await driver.captureDisk(diskKey(Number(job.payload.diskId)), files, (f) =>
+      job.progress(f * 0.9),
+    );
     for (const part of ['kernel', 'initrd'] as const) {
       if (bootFiles) await job.ctx.blobs.putFile(boot[part], files[part]);
       else await job.ctx.blobs.delete(boot[part]);
     }
     await job.ctx.blobs.putFile(key, files.disk);
+    // The smallest disk the image deploys onto: its filesystem shrunk to what it holds, not the disk it came from.
+    await updateImageRow(job.ctx.db, row.num, { size: sizeMb }, 'creating');
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
