@@ -50,7 +50,11 @@ test(
     const { target } = await forwardedSsh(cloud, a, key.privateKey);
     await sshRun(target, 'echo written-on-a > /root/marker && sync');
 
-    const disks = (await cloud.api('GET', `/v4/node/instances/${a}/disks`)).body.data as { id: number; filesystem: string }[];
+    const disks = (await cloud.api('GET', `/v4/node/instances/${a}/disks`)).body.data as {
+      id: number;
+      filesystem: string;
+      size: number;
+    }[];
     const main = disks.find((d) => d.filesystem === 'ext4');
     const swap = disks.find((d) => d.filesystem === 'swap');
     assert.ok(main && swap, JSON.stringify(disks));

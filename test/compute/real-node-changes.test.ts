@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { diskFiles } from '../../src/compute/qemu/data-layout.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
-import {
-  createRealNode,
-  REAL_NODE_TOOLS,
-  type RealCloud,
-  removeBridgeNamespace,
-  sshKeyPair,
-  sshRun,
-  startRealCloud,
-} from '../helpers/real-nodes.ts';
+import { createRealNode, REAL_NODE_TOOLS, type RealCloud, sshKeyPair, sshRun, startBridgeCloud } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
 interface Event {
@@ -51,10 +42,7 @@ test(
   needs(...REAL_NODE_TOOLS, 'nft', 'ip'),
   async (t) => {
     if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
-    const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
-    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns });
-    t.after(() => removeBridgeNamespace(netns));
-    await cloud.cli('images', 'build', 'busybox');
+    const cloud = await startBridgeCloud(t);
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'changing', publicKey: key.publicKey });
     // While the node boots, its create event shows the disks written: percent_complete from the copy's progress.

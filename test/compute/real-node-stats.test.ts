@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  createRealNode,
-  REAL_NODE_TOOLS,
-  type RealCloud,
-  removeBridgeNamespace,
-  sshKeyPair,
-  sshRun,
-  startRealCloud,
-} from '../helpers/real-nodes.ts';
+import { createRealNode, REAL_NODE_TOOLS, type RealCloud, sshKeyPair, sshRun, startBridgeCloud } from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
 type Points = [number, number][];
@@ -74,14 +65,7 @@ test(
   needs(...REAL_NODE_TOOLS, 'nft', 'ip'),
   async (t) => {
     if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
-    const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
-    const cloud = await startRealCloud(t, {
-      CUMULO_NODE_NETWORK: 'bridge',
-      CUMULO_NODE_NETNS: netns,
-      CUMULO_TIME_SCALE: String(TIME_SCALE),
-    });
-    t.after(() => removeBridgeNamespace(netns));
-    await cloud.cli('images', 'build', 'busybox');
+    const cloud = await startBridgeCloud(t, { CUMULO_TIME_SCALE: String(TIME_SCALE) });
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'measured', publicKey: key.publicKey });
     await cloud.waitForStatus(id, 'running');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
@@ -96,6 +97,19 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     assert.fail(`node ${nodeId} is ${last}, not ${status}, after ${timeoutMs / 1000} s:\n${server.output().slice(-4000)}`);
   };
   return { server: () => server, restart, dataDir, env: settings, api, cli, waitForStatus };
+}
+
+/**
+ * A cloud in bridge networking with a namespace of its own (removed after the cloud's machines) and
+ * the busybox image built: what the bridge tests start from. Bridge networking needs root.
+ */
+export async function startBridgeCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud> {
+  const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
+  const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns, ...env });
+  // After the cloud's own hook, which ends its machines.
+  t.after(() => removeBridgeNamespace(netns));
+  await cloud.cli('images', 'build', 'busybox');
+  return cloud;
 }
 
 /** Kills every QEMU process whose pid file is under the data dir, and waits for it to end: machines outlive the server by design. */
