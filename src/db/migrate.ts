@@ -20,6 +20,7 @@ import * as jobConcurrencyKeys from './migrations/0018-job-concurrency-keys.ts';
 import * as managedServiceReprobes from './migrations/0019-managed-service-reprobes.ts';
 import * as oauthGrantFamilies from './migrations/0020-oauth-grant-families.ts';
 import * as consoleTickets from './migrations/0021-console-tickets.ts';
+import * as computeHosts from './migrations/0023-compute-hosts.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -48,6 +49,7 @@ const STEPS: Record<string, Step> = {
   '0019-managed-service-reprobes': managedServiceReprobes,
   '0020-oauth-grant-families': oauthGrantFamilies,
   '0021-console-tickets': consoleTickets,
+  '0023-compute-hosts': computeHosts,
 };
 
 class InCodeMigrations implements MigrationProvider {
