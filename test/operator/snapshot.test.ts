@@ -87,6 +87,7 @@ for (const dialect of DIALECTS) {
           '0019-managed-service-reprobes',
           '0020-oauth-grant-families',
           '0021-console-tickets',
+          '0023-compute-hosts',
         ],
         blobs: 'by-key',
       });
