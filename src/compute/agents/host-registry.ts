@@ -108,9 +108,10 @@ export function chooseHost(
     .sort((a, b) => hostMemoryLeftMb(b, need.usedMb) - hostMemoryLeftMb(a, need.usedMb) || a.name.localeCompare(b.name));
   const best = fitting[0];
   if (best) return { host: best };
-  const most = Math.max(...serving.map((h) => hostMemoryLeftMb(h, need.usedMb)));
+  const memory = Math.max(0, ...serving.map((h) => hostMemoryLeftMb(h, need.usedMb)));
+  const disk = Math.max(0, ...serving.map((h) => h.diskFreeMb));
   return {
-    reason: `No compute host in region ${need.region} has room for this node: it needs ${need.memoryMb} MB of memory and ${need.diskMb} MB of disk; the most memory a host has free is ${Math.max(0, most)} MB`,
+    reason: `No compute host in region ${need.region} has room for this node: it needs ${need.memoryMb} MB of memory and ${need.diskMb} MB of disk; the most a host has free is ${memory} MB of memory and ${disk} MB of disk`,
     lacking: 'room',
   };
 }
