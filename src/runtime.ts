@@ -134,7 +134,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
     const agentHost = options.role === 'agent' ? (options.agentHost ?? '') : null;
     // Compute belongs to the process that runs jobs: it adopts the machines left running and owns their events.
-    if (options.role === 'worker' || options.role === 'agent' || (options.role === 'serve' && config.inProcessWorker))
+    // Agents' reports are what any process of CUMULO_COMPUTE=agents answers from, with a worker or not.
+    if (
+      options.role === 'worker' ||
+      options.role === 'agent' ||
+      (options.role === 'serve' && config.inProcessWorker) ||
+      config.compute === 'agents'
+    )
       await compute?.open(enqueueComputeEvent(ctx, agentHost));
     if (agentHost !== null) heartbeat = await startAgentHeartbeat(ctx, agentHost);
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what

@@ -155,6 +155,7 @@ test(
       return res.body.ports?.length ? forwardedSsh(cloud, first, key.privateKey) : undefined;
     });
     assert.equal(await sshRun(target, 'hostname'), 'on-a\n');
+    assert.equal((await cloud.cli('admin', 'nodes', 'ports', String(first))).trim(), `22\t${target.host}:${target.port}`);
     const bootId = await sshRun(target, 'cat /proc/sys/kernel/random/boot_id');
 
     // `a` dies: its node shows offline within the threshold (the machine runs on); `b`'s stays running.
@@ -167,6 +168,9 @@ test(
     assert.ok(runsUnder(a, first), 'the machine outlives its agent');
     const disks = await cloud.api('GET', `/v4/node/instances/${first}/disks`);
     assert.equal(disks.body.data.length > 0, true, 'the offline node keeps its disks');
+    const boot = await cloud.api('POST', `/v4/node/instances/${first}/boot`, {});
+    assert.equal(boot.status, 400, JSON.stringify(boot.body));
+    assert.match(boot.body.errors[0].reason, /compute host a is not reporting/);
 
     // `a` returns on the same data dir: it adopts the machine and the node is running again, the same guest.
     agents[0] = spawnAgent('a', a.dataDir, a.env);
@@ -175,3 +179,18 @@ test(
     assert.equal((await hostsOf(cloud)).get('a').live, true);
   },
 );
+
+test('an agent refuses to start without PostgreSQL or without QEMU, saying why', async (t) => {
+  const dataDir = tempDir(t);
+  const attempt = (env: Record<string, string>) =>
+    run(process.execPath, [BIN, 'agent', '--host', 'h1'], { env: { ...process.env, CUMULO_DATA_DIR: dataDir, ...env } }).then(
+      () => assert.fail('the agent started'),
+      (err: { code: number; stderr: string }) => err,
+    );
+  const sqlite = await attempt({ CUMULO_COMPUTE: 'qemu', DATABASE_URL: '' });
+  assert.equal(sqlite.code, 2);
+  assert.match(sqlite.stderr, /share one database: set DATABASE_URL to a PostgreSQL database/);
+  const simulated = await attempt({ CUMULO_COMPUTE: 'simulated', DATABASE_URL: PG_URL });
+  assert.match(simulated.stderr, /set CUMULO_COMPUTE=qemu/);
+  assert.deepEqual(fs.readdirSync(dataDir), [], 'nothing was written');
+});

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { chooseHost, hostMemoryLeftMb, listHosts } from '../../../compute/agents/host-registry.ts';
+import { chooseHost, hostIsLive, hostMemoryLeftMb, listHosts } from '../../../compute/agents/host-registry.ts';
 import type { Context } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { lockName } from '../../../db/row-locks.ts';
 import { fail } from '../../../errors.ts';
-import { countNodesByHostAndType, findNodePlacement, setNodeHost } from './node-host.repository.ts';
+import { machineKey } from './compute-keys.ts';
+import { countNodesByHostAndType, findNodePlacement } from './node-host.repository.ts';
 
 /** Nodes in these statuses hold no machine (and no memory). */
 const POWERED_OFF = ['offline', 'stopped'];
@@ -61,19 +62,24 @@ export async function placeNode(
   throw fail.badRequest(chosen.reason, chosen.lacking === 'region' ? 'region' : 'type');
 }
 
-/** With agents: the node's memory must fit on its host (a node without one is placed now, in its region). */
+/** With agents: the node's memory must fit on its host, which must be reporting. */
 async function assertHostMemoryFits(db: Kysely<Database>, ctx: Context, spec: { typeId: string; nodeId: number }) {
   const node = await findNodePlacement(db, spec.nodeId);
   if (!node) return;
   const host = node.host;
-  if (host === null) {
-    const placed = await placeNode(db, ctx, { region: node.region, typeId: spec.typeId, boots: true, nodeId: spec.nodeId });
-    if (placed !== null) await setNodeHost(db, spec.nodeId, placed);
-    return;
-  }
+  // Made before agents were in use: its disk files are where it ran then, on no agent.
+  if (host === null) throw fail.badRequest('This node was made before compute agents and is on none of them');
   const report = (await listHosts(db)).find((h) => h.name === host);
+  if (!report || !hostIsLive(report, Date.now(), ctx.config.agentOfflineMs)) {
+    throw fail.badRequest(`This node's compute host ${host} is not reporting: its agent is down`);
+  }
   const needed = ctx.catalog.type(spec.typeId)?.memory ?? 0;
-  const left = report ? hostMemoryLeftMb(report, await memoryInUseByHost(db, ctx, spec.nodeId)) : 0;
+  // A rebuild of a running node: the memory its machine takes now is its own to take again.
+  const own = machineKey(spec.nodeId) in report.machines ? needed : 0;
+  const left = hostMemoryLeftMb(
+    { ...report, memoryFreeMb: report.memoryFreeMb + own },
+    await memoryInUseByHost(db, ctx, spec.nodeId),
+  );
   if (needed > left) {
     throw fail.badRequest(
       `Not enough memory for this node on its host ${host}: it needs ${needed} MB and ${Math.max(0, left)} MB is free`,

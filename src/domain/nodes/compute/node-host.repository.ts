@@ -43,11 +43,6 @@ export async function countNodesByHostAndType(
   return rows.map((r) => ({ host: r.host ?? '', type: r.type, n: Number(r.n) }));
 }
 
-/** Sets the node's host. */
-export async function setNodeHost(db: Kysely<Database>, nodeId: number, host: string): Promise<void> {
-  await db.updateTable('nodes').set({ host }).where('id', '=', nodeId).execute();
-}
-
 /** The settled nodes of a host in `status`. */
 export async function findSettledHostNodes(db: Kysely<Database>, host: string, status: string): Promise<number[]> {
   const rows = await db
