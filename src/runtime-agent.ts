@@ -20,7 +20,8 @@ export function agentRefusal(config: Config, host: string | undefined): string |
 
 /**
  * An agent's reports of its host (its first before it claims a job), each followed by bringing back
- * its nodes shown `offline` whose machines run; and the watcher of silent agents queued for the API's workers.
+ * its nodes shown `offline` whose machines run, and by making sure the watcher of silent agents is
+ * queued for the API's workers.
  */
 export async function startAgentHeartbeat(ctx: Context, host: string): Promise<HostHeartbeat> {
   const compute = ctx.compute;
@@ -34,9 +35,12 @@ export async function startAgentHeartbeat(ctx: Context, host: string): Promise<H
     memoryTotalMb: ctx.config.computeMemoryMb,
     intervalMs: ctx.config.agentHeartbeatMs,
     log: ctx.log,
-    afterBeat: () => restoreHostNodes(ctx, host),
+    afterBeat: async () => {
+      await restoreHostNodes(ctx, host);
+      // Queued once (a dedupe key), and again should a reset or restore have removed it.
+      await inTransaction(ctx.db, (trx) => scheduleHostWatch(trx, ctx));
+    },
   });
   await heartbeat.start();
-  await inTransaction(ctx.db, (trx) => scheduleHostWatch(trx, ctx));
   return heartbeat;
 }

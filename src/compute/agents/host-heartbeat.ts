@@ -28,6 +28,7 @@ export class HostHeartbeat {
   #startedAt = Date.now();
   #timer: NodeJS.Timeout | null = null;
   #beating: Promise<void> = Promise.resolve();
+  #inFlight = false;
 
   constructor(options: HostHeartbeatOptions) {
     this.#options = options;
@@ -37,7 +38,14 @@ export class HostHeartbeat {
   async start(): Promise<void> {
     await this.beat();
     this.#timer = setInterval(() => {
-      this.#beating = this.beat().catch((err: unknown) => this.#options.log.warn({ err }, 'agent: a heartbeat failed'));
+      // A report still being written (a slow database) is not overtaken by the next.
+      if (this.#inFlight) return;
+      this.#inFlight = true;
+      this.#beating = this.beat()
+        .catch((err: unknown) => this.#options.log.warn({ err }, 'agent: a heartbeat failed'))
+        .finally(() => {
+          this.#inFlight = false;
+        });
     }, this.#options.intervalMs);
   }
 

@@ -120,9 +120,17 @@ export async function assertMemoryFits(
 /**
  * With real nodes, disks of `sizeMb` in all must fit in the free space of the host's storage, as if
  * written whole (a sparse disk may grow to its size): a 400 on `field` otherwise, before anything is
- * written. With agents, some live agent must have the room (a new node's placement checks its own).
+ * written. With agents: on the host of node `nodeId` as its agent last reported (without a node,
+ * some live agent must have the room; a new node's placement checks its own).
  */
-export async function assertDiskFits(ctx: Context, sizeMb: number, field: string): Promise<void> {
-  if (ctx.compute === null || (await ctx.compute.diskFits(sizeMb))) return;
+export async function assertDiskFits(ctx: Context, sizeMb: number, field: string, nodeId?: number): Promise<void> {
+  if (ctx.compute === null) return;
+  if (onAgents(ctx) && nodeId !== undefined) {
+    const host = (await findNodePlacement(ctx.db, nodeId))?.host ?? null;
+    const report = host === null ? undefined : (await listHosts(ctx.db)).find((h) => h.name === host);
+    if (report === undefined || report.diskFreeMb >= sizeMb) return;
+    throw fail.badRequest(`Not enough free storage on the node's host ${report.name} for ${sizeMb} MB of disks`, field);
+  }
+  if (await ctx.compute.diskFits(sizeMb)) return;
   throw fail.badRequest(`Not enough free storage on the host for ${sizeMb} MB of disks`, field);
 }
