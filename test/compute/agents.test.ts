@@ -9,6 +9,7 @@ import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { livePid } from '../../src/compute/qemu/qemu-process.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { urlWithSchema } from '../../src/db/postgres.ts';
+import { machineKey } from '../../src/domain/nodes/compute/compute-keys.ts';
 import { DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import {
   createRealNode,
@@ -84,7 +85,7 @@ async function hostsOf(cloud: RealCloud): Promise<Map<string, any>> {
 
 /** Whether the node's QEMU runs from the agent's data dir. */
 function runsUnder(agent: Agent, nodeId: number): boolean {
-  return livePid(machineFiles(path.join(agent.dataDir, COMPUTE_DIR), `node-${nodeId}`).pid) !== null;
+  return livePid(machineFiles(path.join(agent.dataDir, COMPUTE_DIR), machineKey(nodeId)).pid) !== null;
 }
 
 const postgres = DIALECTS.includes('postgres');
