@@ -57,8 +57,17 @@ export const ConfigSchema = Type.Object({
   egressAllow: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** CIDR ranges tenants' outbound connections never reach, whatever else allows them. */
   egressDeny: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  /** What runs nodes: `simulated` (statuses move on timers) or `qemu` (a QEMU machine per node; docs/compute.md). */
-  compute: Type.Union([Type.Literal('simulated'), Type.Literal('qemu')]),
+  /**
+   * What runs nodes: `simulated` (statuses move on timers), `qemu` (a QEMU machine per node;
+   * docs/compute.md) or `agents` (API servers and workers whose nodes run on `cumulo agent` hosts).
+   */
+  compute: Type.Union([Type.Literal('simulated'), Type.Literal('qemu'), Type.Literal('agents')]),
+  /** The regions an agent serves (`cumulo agent`); every region when unset. */
+  agentRegions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** An agent silent this long (wall-clock ms) is taken as gone: its nodes show `offline`. */
+  agentOfflineMs: Type.Integer({ minimum: 1000 }),
+  /** How often an agent reports its host (wall-clock ms). */
+  agentHeartbeatMs: Type.Integer({ minimum: 100 }),
   /** How qemu nodes are networked: `user` (no privileges, ports forwarded to 127.0.0.1) or `bridge` (root: a bridge per region). */
   nodeNetwork: Type.Union([Type.Literal('user'), Type.Literal('bridge')]),
   /** The network namespace bridge networking makes and holds the machines' bridges and taps in (`ip netns`). */
@@ -123,7 +132,10 @@ export interface Config {
   readonly limitTags: number;
   readonly egressAllow?: readonly string[];
   readonly egressDeny?: readonly string[];
-  readonly compute: 'simulated' | 'qemu';
+  readonly compute: 'simulated' | 'qemu' | 'agents';
+  readonly agentRegions?: readonly string[];
+  readonly agentOfflineMs: number;
+  readonly agentHeartbeatMs: number;
   readonly nodeNetwork: 'user' | 'bridge';
   readonly nodeNetns: string;
   readonly computeMemoryMb: number;
@@ -178,6 +190,9 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   egressAllow: 'CUMULO_EGRESS_ALLOW',
   egressDeny: 'CUMULO_EGRESS_DENY',
   compute: 'CUMULO_COMPUTE',
+  agentRegions: 'CUMULO_AGENT_REGIONS',
+  agentOfflineMs: 'CUMULO_AGENT_OFFLINE_MS',
+  agentHeartbeatMs: 'CUMULO_AGENT_HEARTBEAT_MS',
   nodeNetwork: 'CUMULO_NODE_NETWORK',
   nodeNetns: 'CUMULO_NODE_NETNS',
   computeMemoryMb: 'CUMULO_COMPUTE_MEMORY',
@@ -293,6 +308,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     egressAllow: commaList(env.CUMULO_EGRESS_ALLOW),
     egressDeny: commaList(env.CUMULO_EGRESS_DENY),
     compute: env.CUMULO_COMPUTE || 'simulated',
+    agentRegions: commaList(env.CUMULO_AGENT_REGIONS),
+    agentOfflineMs: numberOr(env.CUMULO_AGENT_OFFLINE_MS, 15_000),
+    agentHeartbeatMs: numberOr(env.CUMULO_AGENT_HEARTBEAT_MS, 3_000),
     nodeNetwork: env.CUMULO_NODE_NETWORK || 'user',
     nodeNetns: env.CUMULO_NODE_NETNS || 'cumulo',
     // Half the host's memory: the rest stays for the host and the server.

@@ -7,7 +7,9 @@ import { imageJobs, imageOperations } from './domain/images/image.jobs.ts';
 import { probeJobs } from './domain/managed/services/probe.jobs.ts';
 import { backupJobs, backupOperations } from './domain/nodes/backups/backup.jobs.ts';
 import { cloneOperation } from './domain/nodes/clones/clone.jobs.ts';
+import { hostLivenessJobs } from './domain/nodes/compute/host-liveness.jobs.ts';
 import { machineJobs } from './domain/nodes/compute/machine.jobs.ts';
+import { operationHost } from './domain/nodes/compute/operation-host.ts';
 import { diskOperations } from './domain/nodes/disks/disk.jobs.ts';
 import { nodeChangeOperations } from './domain/nodes/lifecycle/node-change.jobs.ts';
 import { holdNode, nodeOperations } from './domain/nodes/node.jobs.ts';
@@ -23,11 +25,11 @@ import { type OperationHandler, operationJobs } from './jobs/operation.ts';
  */
 export function jobHandlers(realCompute: boolean): JobHandler[] {
   const nodeOperationJobs = (operations: readonly OperationHandler[]) =>
-    operationJobs(operations, { progress: progressEvent, hold: holdNode, realWork: realCompute });
+    operationJobs(operations, { progress: progressEvent, hold: holdNode, realWork: realCompute, hostOf: operationHost });
   return [
     ...tokenJobs,
     ...oauthJobs,
-    ...operationJobs(imageOperations, { progress: progressEvent, realWork: realCompute }),
+    ...operationJobs(imageOperations, { progress: progressEvent, realWork: realCompute, hostOf: operationHost }),
     ...imageJobs,
     ...nodeOperationJobs(nodeOperations),
     ...nodeOperationJobs(diskOperations),
@@ -41,6 +43,7 @@ export function jobHandlers(realCompute: boolean): JobHandler[] {
     ...probeJobs,
     ...machineJobs,
     ...nodeSampleJobs,
+    ...hostLivenessJobs,
     ...firewallJobs,
   ];
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { OperatorState } from './admin/operator-state.ts';
 import { buildApp } from './app.ts';
 import { FsBlobStore } from './blob/fs-blob-store.ts';
+import type { HostHeartbeat } from './compute/agents/host-heartbeat.ts';
 import type { ComputeDriver } from './compute/driver.ts';
 import type { Config } from './config.ts';
 import type { Context } from './context.ts';
@@ -25,13 +26,19 @@ import { stdoutLogger } from './logger.ts';
 import { EgressPolicy } from './net/egress.ts';
 import { type Random, randomHex, SeededRandom, systemRandom } from './random.ts';
 import { type ServingParts, servingReadiness } from './readiness.ts';
+import { startAgentHeartbeat } from './runtime-agent.ts';
 import { computeDriverFor, computeSummary, enqueueComputeEvent } from './runtime-compute.ts';
 import { openSecretBox } from './secrets/secret-box.ts';
 import { type Clock, FixedClock, ServiceClock, SystemClock, Timing } from './time/clock.ts';
 
 export interface RuntimeOptions {
-  /** serve: HTTP (and the worker unless turned off); worker: only the job worker; tool: only a context (CLI commands). */
-  role: 'serve' | 'worker' | 'tool';
+  /**
+   * serve: HTTP (and the worker unless turned off); worker: only the job worker; agent: a compute
+   * host's driver and a worker for its jobs alone (`agentHost`); tool: only a context (CLI commands).
+   */
+  role: 'serve' | 'worker' | 'agent' | 'tool';
+  /** The agent's host name (role `agent`). */
+  agentHost?: string;
   logger?: Logger;
   /** The base of the service clock (tests); the operator's persisted offset is added to it. */
   clock?: Clock;
@@ -86,6 +93,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
   });
   let compute: ComputeDriver | null = null;
+  let heartbeat: HostHeartbeat | null = null;
   try {
     const applied = await migrateToLatest(database.db, database.kind);
     if (applied.length) log.info({ applied }, 'database migrated');
@@ -101,7 +109,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       options.role === 'tool' ? `tool:${clock.offsetMs}:${randomHex(systemRandom, 8)}` : `start:${clock.offsetMs}`,
     );
     const egress = egressPolicyOf(config, options.role);
-    compute = options.compute ?? computeDriverFor(config, log);
+    compute = options.compute ?? computeDriverFor(config, log, database.db);
     let worker: Worker | null = null;
     let drainer: Worker | null = null;
     const ctx: Context = {
@@ -125,15 +133,23 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const handlers = [...jobHandlers(ctx.compute !== null), ...(options.jobHandlers ?? [])];
     drainer = new Worker(ctx, handlers, { pollMs: config.workerPollMs });
     const bootstrap = options.role === 'serve' ? await ensureBootstrap(ctx, config.bootstrapToken) : null;
+    const agentHost = options.role === 'agent' ? (options.agentHost ?? '') : null;
     // Compute belongs to the process that runs jobs: it adopts the machines left running and owns their events.
-    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker)) {
-      await compute?.open(enqueueComputeEvent(ctx));
-      await startNodeSampling(ctx);
-    }
+    // Agents' reports are what any process of CUMULO_COMPUTE=agents answers from, with a worker or not.
+    const runsJobs = options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker);
+    if (runsJobs || options.role === 'agent' || config.compute === 'agents')
+      await compute?.open(enqueueComputeEvent(ctx, agentHost));
+    // The sampler reads the machines of this process's driver: one host's, without agents.
+    if (runsJobs && config.compute === 'qemu' && agentHost === null) await startNodeSampling(ctx);
+    if (agentHost !== null) heartbeat = await startAgentHeartbeat(ctx, agentHost);
     // With a seed, due jobs run before each request instead (src/admin/operator-hook.ts), so that what
     // a request sees depends on the request sequence alone.
-    if (options.role === 'worker' || (options.role === 'serve' && config.inProcessWorker && !seeded)) {
-      worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs, parallel: config.workerParallel });
+    if (
+      options.role === 'worker' ||
+      options.role === 'agent' ||
+      (options.role === 'serve' && config.inProcessWorker && !seeded)
+    ) {
+      worker = new Worker(ctx, handlers, { pollMs: config.workerPollMs, parallel: config.workerParallel, host: agentHost });
       worker.start();
     }
     const parts: ServingParts = { worker, nameserver: null };
@@ -158,6 +174,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       nameserver,
       computeSummary: computeSummary(config, compute),
       async close() {
+        await heartbeat?.stop();
         await nameserver?.close();
         await worker?.stop();
         await app?.close();
@@ -166,6 +183,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       },
     };
   } catch (err) {
+    await heartbeat?.stop();
     await compute?.close();
     await database.close();
     throw err;

@@ -4,6 +4,7 @@ import { fail } from '../errors.ts';
 import { VERSION } from '../version.ts';
 import { adminOpenApi } from './admin-openapi.ts';
 import { allowanceRoutes } from './allowance.routes.ts';
+import { computeHostRoutes } from './compute-hosts.routes.ts';
 import { controlRoutes } from './control.routes.ts';
 import { faultRoutes } from './faults.routes.ts';
 import { ipv6Routes } from './ipv6.routes.ts';
@@ -52,6 +53,7 @@ export async function registerAdmin(app: FastifyInstance): Promise<void> {
       await admin.register(faultRoutes);
       await admin.register(allowanceRoutes);
       await admin.register(nodeFirewallRoutes);
+      await admin.register(computeHostRoutes);
       await admin.register(ipv6Routes);
       await admin.register(managedRoutes);
       await admin.register(userPasswordRoutes);

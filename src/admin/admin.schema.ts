@@ -129,3 +129,20 @@ export const NodeFirewallSchema = Type.Object({
   firewall_id: Nullable(Type.Integer({ description: "the node's enabled firewall; null when it has none" })),
   ruleset: Type.String({ description: 'the nftables ruleset the node filters with (`nft -f` loads it)' }),
 });
+
+export const ComputeHostsSchema = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      name: Type.String({ description: "the agent's --host name" }),
+      regions: Nullable(Type.Array(Type.String({ description: 'a region it serves' }))),
+      live: Type.Boolean({ description: 'whether it reported within CUMULO_AGENT_OFFLINE_MS' }),
+      last_heartbeat: Type.String(),
+      seconds_silent: Type.Integer(),
+      memory_total_mb: Type.Integer(),
+      memory_free_mb: Type.Integer(),
+      disk_free_mb: Type.Integer(),
+      machines: Type.Integer({ description: 'machines running on it' }),
+      started: Type.String({ description: 'when its process started' }),
+    }),
+  ),
+});

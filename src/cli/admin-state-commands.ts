@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { listComputeHosts } from '../admin/compute-hosts.service.ts';
 import { getInfo } from '../admin/info.service.ts';
 import { resetAll } from '../admin/reset.service.ts';
 import { restoreSnapshot } from '../admin/restore.service.ts';
@@ -41,6 +42,13 @@ export const adminInfo: Command = {
   usage: 'admin info',
   options: {},
   run: tool(runAdminInfo),
+};
+
+export const adminHosts: Command = {
+  summary: 'The compute agents with their regions, memory, disk, machines and liveness (JSON)',
+  usage: 'admin hosts',
+  options: {},
+  run: tool(async (ctx) => json(await listComputeHosts(ctx))),
 };
 
 export const adminReset: Command = {

@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
 import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
 import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
-import { adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
+import { adminHosts, adminInfo, adminReset, adminRestore, adminSnapshot } from './admin-state-commands.ts';
 import { nodeConsole } from './console-command.ts';
 import { faultNodeMaintenance, faultNodePowerOff } from './fault-commands.ts';
 import { accountCreate, tokenCreate, userCreate, userSetPassword } from './identity-commands.ts';
 import { IMAGE_COMMANDS } from './image-commands.ts';
-import { migrate, serve, worker } from './server-commands.ts';
+import { agent, migrate, serve, worker } from './server-commands.ts';
 
 export interface Command {
   summary: string;
@@ -21,6 +21,7 @@ export interface Command {
 const COMMANDS: Record<string, Command> = {
   serve,
   worker,
+  agent,
   migrate,
   'account create': accountCreate,
   'user create': userCreate,
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   'fault node-power-off': faultNodePowerOff,
   'fault node-maintenance': faultNodeMaintenance,
   'admin info': adminInfo,
+  'admin hosts': adminHosts,
   'admin reset': adminReset,
   'admin snapshot': adminSnapshot,
   'admin restore': adminRestore,

@@ -3,6 +3,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { consoleBuilt } from '../http/console.ts';
 import { type Runtime, startRuntime } from '../runtime.ts';
+import { agentRefusal } from '../runtime-agent.ts';
 import { onLauncherGone } from './launcher.ts';
 import type { Command } from './main.ts';
 import { startBanner } from './start-banner.ts';
@@ -75,6 +76,24 @@ export const worker: Command = {
   async run() {
     const runtime = await startRuntime(loadConfig(), { role: 'worker' });
     runtime.ctx.log.info('worker started');
+    return closeOnStop(runtime);
+  },
+};
+
+export const agent: Command = {
+  summary: "Run a compute host's agent: its machines, and the jobs of the nodes placed on it (PostgreSQL)",
+  usage: 'agent --host NAME',
+  options: { host: { type: 'string', description: "this host's name, unique among the agents (e.g. its hostname)" } },
+  async run(values) {
+    const config = loadConfig();
+    const host = typeof values.host === 'string' ? values.host : undefined;
+    const refusal = agentRefusal(config, host);
+    if (refusal) {
+      process.stderr.write(`${refusal}\n`);
+      return 2;
+    }
+    const runtime = await startRuntime(config, { role: 'agent', agentHost: host });
+    runtime.ctx.log.info({ host, compute: runtime.computeSummary }, 'agent started');
     return closeOnStop(runtime);
   },
 };

@@ -15,6 +15,8 @@ export interface ClaimRequest {
   skipKinds?: readonly string[];
   /** Concurrency keys not to claim now (those a worker already runs as many of as it may). */
   skipKeys?: readonly string[];
+  /** Claims only the jobs of this compute host (an agent's worker); null or absent: only jobs of no host. */
+  host?: string | null;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promi
   const skipKeys = r.skipKeys?.length
     ? sql`and (concurrency_key is null or concurrency_key not in (${sql.join(r.skipKeys)}))`
     : sql``;
+  const host = r.host ? sql`and host = ${r.host}` : sql`and host is null`;
   const result = await sql<JobRow>`
     update jobs set lease_token = ${r.leaseToken}, lease_until = ${r.leaseUntil}, attempts = attempts + 1
     where id = (
@@ -35,6 +38,7 @@ export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promi
       where status = 'queued' and run_at <= ${r.dueBy} and (lease_until is null or lease_until < ${r.now})
       ${skip}
       ${skipKeys}
+      ${host}
       order by run_at, id
       limit 1
       ${lock}

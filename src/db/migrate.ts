@@ -21,6 +21,7 @@ import * as managedServiceReprobes from './migrations/0019-managed-service-repro
 import * as oauthGrantFamilies from './migrations/0020-oauth-grant-families.ts';
 import * as consoleTickets from './migrations/0021-console-tickets.ts';
 import * as nodeSamples from './migrations/0022-node-samples.ts';
+import * as computeHosts from './migrations/0023-compute-hosts.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -50,6 +51,7 @@ const STEPS: Record<string, Step> = {
   '0020-oauth-grant-families': oauthGrantFamilies,
   '0021-console-tickets': consoleTickets,
   '0022-node-samples': nodeSamples,
+  '0023-compute-hosts': computeHosts,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -23,6 +23,8 @@ export interface JobTable {
   /** Wall-clock epoch milliseconds after which the lease may be taken over. */
   lease_until: number | null;
   last_error: string | null;
+  /** Only this compute host's agent claims the job (a node's real work); null: any process without a host. */
+  host: string | null;
   created: string;
 }
 

@@ -68,6 +68,11 @@ export interface OperationJobOptions {
   hold?: (job: JobContext) => Promise<void>;
   /** Whether operations that have real work do it and end with it (a compute driver is set), rather than on a timer. */
   realWork?: boolean;
+  /**
+   * With real work: the compute host whose agent does it (the operation's node's), or null for this
+   * process. The start phase asks it and queues the phase that does the work for that host alone.
+   */
+  hostOf?: (job: JobContext) => Promise<string | null>;
 }
 
 /** Schedules an operation; call with the transaction of the change that requests it. */
@@ -120,6 +125,7 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
         const phase = payload.phase as Phase;
         const event = payload.event as OperationEvent | null;
         const accountId = job.account_id ?? 0;
+        const host = work && phase === 'start' && options.hostOf ? await options.hostOf(jc) : null;
         const next = (p: Phase, at: number, heldFor?: string) =>
           enqueueJob(trx, ctx.clock, {
             kind: op.kind,
@@ -127,6 +133,7 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
             runAt: at,
             payload: { ...payload, phase: p },
             ...(heldFor ? { heldFor } : {}),
+            ...(host !== null ? { host } : {}),
             // Work that failed three times (a guest that never came up) fails the operation, not a tenth try.
             ...(work && p === 'finish' ? { maxAttempts: 3 } : {}),
           });

@@ -18,6 +18,8 @@ export interface EnqueueSpec {
   concurrencyKey?: string;
   /** Holds the job (status `held`, never claimed) until an operator advances this transition kind. */
   heldFor?: string;
+  /** Only this compute host's agent claims the job (it does a node's real work there). */
+  host?: string | null;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: Enque
       lease_token: null,
       lease_until: null,
       last_error: null,
+      host: spec.host ?? null,
       created: toTimestamp(now),
     })
     .onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())

@@ -16,6 +16,8 @@ export interface WorkerOptions {
    * the rest of the slots stay free for other keys. A quarter of `parallel` (at least 1) unless given.
    */
   parallelPerKey?: number;
+  /** An agent's worker: claims only the jobs of this compute host. Otherwise only jobs of no host. */
+  host?: string | null;
 }
 
 /** A loop that has not looked for jobs for this many poll intervals (and at least STALL_MIN_MS) is stuck. */
@@ -56,7 +58,13 @@ export class Worker {
     this.#parallelKinds = handlers.filter((h) => h.parallel).map((h) => h.kind);
     const parallel = options.parallel ?? 8;
     // Renewed every third of it: a job of a worker that died (a node's boot) is taken over within seconds.
-    this.#options = { leaseMs: 10_000, parallel, parallelPerKey: Math.max(1, Math.floor(parallel / 4)), ...options };
+    this.#options = {
+      leaseMs: 10_000,
+      parallel,
+      parallelPerKey: Math.max(1, Math.floor(parallel / 4)),
+      host: null,
+      ...options,
+    };
     // Lease tokens fence dead workers; they are never shown, so they stay out of a seeded stream.
     this.#id = randomHex(systemRandom, 6);
   }
@@ -167,6 +175,7 @@ export class Worker {
       leaseToken: token,
       skipKinds,
       skipKeys,
+      host: this.#options.host,
     });
     return job ? { job, token } : null;
   }

@@ -75,6 +75,7 @@ describe('admin API document', () => {
       'DELETE /ipv6/{range}',
       'GET /clock',
       'GET /faults',
+      'GET /hosts',
       'GET /info',
       'GET /nodes/{nodeId}/firewall',
       'GET /nodes/{nodeId}/ports',

@@ -88,6 +88,7 @@ for (const dialect of DIALECTS) {
           '0020-oauth-grant-families',
           '0021-console-tickets',
           '0022-node-samples',
+          '0023-compute-hosts',
         ],
         blobs: 'by-key',
       });

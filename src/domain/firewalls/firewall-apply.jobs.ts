@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.ts';
 import type { JobHandler } from '../../jobs/handler.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
 import { machineKey } from '../nodes/compute/compute-keys.ts';
+import { nodesByHost } from '../nodes/compute/node-hosts.service.ts';
 import { getNodeNftables } from './node-nftables.service.ts';
 
 const APPLY_JOB = 'firewall.apply';
@@ -21,7 +22,10 @@ export async function applyFirewallsLater(
   nodeIds: readonly number[],
 ): Promise<void> {
   if (ctx.compute === null || nodeIds.length === 0) return;
-  await enqueueJob(db, ctx.clock, { kind: APPLY_JOB, accountId, payload: { nodeIds: [...new Set(nodeIds)] } });
+  // A node's machine is on its host: that host's agent loads its ruleset.
+  for (const [host, ids] of await nodesByHost(db, [...new Set(nodeIds)])) {
+    await enqueueJob(db, ctx.clock, { kind: APPLY_JOB, accountId, payload: { nodeIds: ids }, host });
+  }
   ctx.wakeWorker();
 }
 

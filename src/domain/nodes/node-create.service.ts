@@ -12,7 +12,7 @@ import { recordEvent } from '../events/event.service.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
 import { setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
-import { assertDiskFits, assertMemoryFits } from './compute/host-capacity.ts';
+import { assertDiskFits, assertMemoryFits, placeNode } from './compute/host-capacity.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
@@ -76,6 +76,8 @@ export interface NewNode {
   busy: string | null;
   /** The image vendor its default label starts with, if any. */
   vendor: string | null;
+  /** The compute host (agent) it is placed on; null or absent without agents. */
+  host?: string | null;
 }
 
 /**
@@ -107,6 +109,7 @@ export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: A
     last_booted_config_id: null,
     busy: spec.busy,
     root_pass_hash: spec.rootPassHash,
+    host: spec.host ?? null,
     created: now,
     updated: now,
   });
@@ -147,6 +150,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
   const { body, region, type, source, interfaces } = checked;
   const built = source.kind !== 'empty';
   if (built && body.booted !== false) await assertMemoryFits(db, ctx, { typeId: type.id, nodeId: null });
+  const host = await placeNode(db, ctx, { region: region.id, typeId: type.id, boots: built && body.booted !== false });
   const node = await insertNewNode(db, ctx, scopeOf(principal), {
     region,
     type,
@@ -162,6 +166,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
     status: built ? 'provisioning' : 'offline',
     busy: built ? 'node_provision' : null,
     vendor: vendorOf(source),
+    host,
   });
   const { configId, plan } = await buildNode(db, ctx, node, source, interfaces);
   const actor = actorOf(principal);

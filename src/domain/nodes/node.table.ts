@@ -32,6 +32,8 @@ export interface NodeTable {
   /** Clone operations from this node under way (a node may be the source of several at once). */
   clones_running: Generated<number>;
   root_pass_hash: string | null;
+  /** The compute host (agent) the node is placed on; null when nodes run in the API's own process or are simulated. */
+  host: string | null;
   created: string;
   updated: string;
 }

@@ -99,12 +99,20 @@ async function claimTarget(
       status: busy.status,
       busy: busy.busy,
       vendor: null,
+      // Its disks are copied on the source's host, where it runs then.
+      host: source.host,
     });
     // A clone is left powered off, as the copied disks have not been booted yet.
     return { node, returnsTo: 'offline' };
   }
   const node = await nodeNamedIn(db, scope, target.nodeId, 'read_write', 'node_id');
   if (node.id === source.id) throw fail.badRequest('A node cannot be cloned onto itself', 'node_id');
+  if (node.host !== source.host) {
+    throw fail.badRequest(
+      `Node ${node.id} runs on another compute host than node ${source.id}: disks are copied within a host`,
+      'node_id',
+    );
+  }
   await claimSettledNode(db, node, busy);
   await assertDiskSpace(db, ctx, node, need, 'node_id');
   const current = (await tagsOf(db, node.account_id, 'node', [node.id])).get(node.id) ?? [];

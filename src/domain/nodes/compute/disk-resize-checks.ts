@@ -12,7 +12,7 @@ import { diskSpec } from './machine-work.ts';
  */
 export async function assertRealResizeFits(ctx: Context, disk: DiskRow, sizeMb: number): Promise<void> {
   if (ctx.compute === null) return;
-  if (sizeMb > disk.size) return assertDiskFits(ctx, sizeMb - disk.size, 'size');
+  if (sizeMb > disk.size) return assertDiskFits(ctx, sizeMb - disk.size, 'size', disk.node_id);
   if (sizeMb === disk.size) return;
   const minimum = await ctx.compute.diskMinimumMb(diskSpec(disk)).catch((err: unknown) => {
     // Not known here: the job finds out on the disk itself.

@@ -28,6 +28,8 @@ export async function discardMachine(
     kind: DISCARD_JOB,
     accountId: node.account_id,
     payload: { machine: machineKey(node.id), disks: [...disks.map((d) => diskKey(d.id)), rescueDiskKey(node.id)] },
+    // The files are on the node's host: its agent removes them.
+    host: node.host,
   });
   ctx.wakeWorker();
 }

@@ -30,6 +30,11 @@ function consoleOf(ctx: Context, node: NodeRow): MachineConsole {
   if (!ctx.compute)
     throw fail.badRequest('This server simulates nodes; there is no console (CUMULO_COMPUTE=qemu runs real ones)');
   const machineConsole = ctx.compute.console(machineKey(node.id));
+  if (!machineConsole && node.host !== null) {
+    throw fail.badRequest(
+      `The node runs on compute host ${node.host}, whose agent holds its console: not reachable from this server yet`,
+    );
+  }
   if (!machineConsole) throw fail.badRequest(`The node is ${node.status}; it has a console only while its machine runs`);
   return machineConsole;
 }

@@ -109,7 +109,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
   }
-  await assertDiskFits(ctx, body.size, 'size');
+  await assertDiskFits(ctx, body.size, 'size', nodeId);
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(node);
