@@ -12,12 +12,6 @@ import { WorkProgress } from './work-progress.ts';
  * transition's duration (a manual transition's finish job is held until an operator advances it:
  * src/admin/transitions.service.ts). With real work (a compute driver), it runs as long as the work.
  */
-/** What an operation's real work gets: its job, and where it says how far along it is. */
-export interface WorkContext extends PrepareContext {
-  /** How far the work is, from 0 to 1: the event's percent_complete follows (written at most once a second). */
-  progress(fraction: number): void;
-}
-
 export interface OperationHandler {
   /** Job kind, e.g. `node.boot`. */
   kind: string;
@@ -33,6 +27,12 @@ export interface OperationHandler {
   finish(job: JobContext): Promise<void>;
   /** Runs if the operation fails for good, to put the resource back in a sane state. */
   fail?(job: JobContext, error: unknown): Promise<void>;
+}
+
+/** What an operation's real work gets: its job, and where it says how far along it is. */
+export interface WorkContext extends PrepareContext {
+  /** How far the work is, from 0 to 1: the event's percent_complete follows (written at most once a second). */
+  progress(fraction: number): void;
 }
 
 export interface OperationEvent {

@@ -53,11 +53,18 @@ function spawnAgent(name: string, dataDir: string, env: Record<string, string>):
 }
 
 /** An agent on a data dir of its own (the busybox image built there), sharing the cloud's database. */
-async function startAgent(t: TestContext, cloud: RealCloud, name: string, memoryMb: number): Promise<Agent> {
+async function startAgent(
+  t: TestContext,
+  cloud: RealCloud,
+  name: string,
+  memoryMb: number,
+  extra: Record<string, string> = {},
+): Promise<Agent> {
   const dataDir = tempDir(t);
   const env = {
     ...cloud.env,
     ...AGENT_SETTINGS,
+    ...extra,
     CUMULO_DATA_DIR: dataDir,
     CUMULO_COMPUTE: 'qemu',
     CUMULO_COMPUTE_MEMORY: String(memoryMb),
@@ -110,7 +117,11 @@ test(
     });
     // `a` has room for one nanode (1024 MB) and more memory left than `b` at first: the first node goes
     // there, the second must go to `b`.
-    agents.push(await startAgent(t, cloud, 'a', 1536), await startAgent(t, cloud, 'b', 1024));
+    // `b` serves us-east alone: a node on it cannot migrate to another region (disks stay on their host).
+    agents.push(
+      await startAgent(t, cloud, 'a', 1536),
+      await startAgent(t, cloud, 'b', 1024, { CUMULO_AGENT_REGIONS: 'us-east' }),
+    );
     const [a, b] = agents as [Agent, Agent];
     await until('both agents report', 15_000, async () => {
       const hosts = await hostsOf(cloud);
@@ -143,6 +154,10 @@ test(
       !fs.existsSync(path.join(cloud.dataDir, COMPUTE_DIR, 'machines', `node-${first}`)),
       'the API server runs no machine',
     );
+    const migrate = await cloud.api('POST', `/v4/node/instances/${second}/migrate`, { region: 'us-central' });
+    assert.equal(migrate.status, 400, JSON.stringify(migrate.body));
+    assert.equal(migrate.body.errors[0].field, 'region');
+    assert.match(migrate.body.errors[0].reason, /host b does not serve region us-central/);
     const hosts = await until('the agents report their machines', 5000, async () => {
       const now = await hostsOf(cloud);
       return now.get('a')?.machines === 1 && now.get('b')?.machines === 1 ? now : undefined;

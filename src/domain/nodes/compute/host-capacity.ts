@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { chooseHost, hostIsLive, hostMemoryLeftMb, listHosts } from '../../../compute/agents/host-registry.ts';
+import { chooseHost, hostIsLive, hostMemoryLeftMb, hostServes, listHosts } from '../../../compute/agents/host-registry.ts';
 import type { Context } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { lockName } from '../../../db/row-locks.ts';
@@ -115,6 +115,21 @@ export async function assertMemoryFits(
       'type',
     );
   }
+}
+
+/**
+ * With agents, a node migrates only to a region its host serves: its disks stay on that host (they
+ * are not moved between hosts), so another region is a 400 on `region`.
+ */
+export async function assertHostServes(db: Kysely<Database>, ctx: Context, nodeId: number, region: string): Promise<void> {
+  if (!onAgents(ctx)) return;
+  const host = (await findNodePlacement(db, nodeId))?.host ?? null;
+  const report = host === null ? undefined : (await listHosts(db)).find((h) => h.name === host);
+  if (report && hostServes(report, region)) return;
+  throw fail.badRequest(
+    `This node's compute host ${host ?? '(none)'} does not serve region ${region}, and disks are not moved between hosts`,
+    'region',
+  );
 }
 
 /**

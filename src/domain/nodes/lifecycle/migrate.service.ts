@@ -4,7 +4,7 @@ import { ApiError, fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
-import { assertMemoryFits } from '../compute/host-capacity.ts';
+import { assertHostServes, assertMemoryFits } from '../compute/host-capacity.ts';
 import { findConfigs } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import { sumDiskSizes } from '../disks/disk.repository.ts';
@@ -63,6 +63,7 @@ export async function migrateNode(ctx: Context, principal: Principal, nodeId: nu
         throw fail.badRequest(`Config ${config.label} cannot move to region ${region.id}: ${err.errors[0]?.reason}`, 'region');
       }
     }
+    await assertHostServes(trx, ctx, node.id, region.id);
     if (bootAfter.configId !== undefined && type.id !== node.type)
       await assertMemoryFits(trx, ctx, { typeId: type.id, nodeId: node.id });
     await claimSettledNode(trx, node, claim);

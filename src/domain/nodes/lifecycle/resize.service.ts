@@ -57,7 +57,7 @@ async function changeType(
     const bootAfter = await bootConfigAfter(trx, ctx, node);
     if (bootAfter.configId !== undefined) await assertMemoryFits(trx, ctx, { typeId: type.id, nodeId: node.id });
     const growth = spec.autoResize ? await dataDiskGrowth(trx, node, type.disk) : null;
-    if (growth) await assertDiskFits(ctx, growth.sizeMb - growth.disk.size, 'allow_auto_disk_resize');
+    if (growth) await assertDiskFits(ctx, growth.sizeMb - growth.disk.size, 'allow_auto_disk_resize', node.id);
     await claimSettledNode(trx, node, { busy: change.busy, status: RESIZING_STATUS, updated: toTimestamp(ctx.clock.nowMs()) });
     const actor = actorOf(principal);
     await recordEvent(trx, ctx, actor, { action: change.create, entity: nodeEntity(node) });
