@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import { BLOBS_DIR } from '../../src/data-dir.ts';
+import { type BackupWindow, nextWindowStart, weekdayOf } from '../../src/domain/nodes/backups/backup-schedule.ts';
 import {
   createRealNode,
   forwardedSsh,
@@ -27,6 +28,41 @@ async function waitForBackup(cloud: RealCloud, nodeId: number, backupId: number)
   assert.fail(`backup ${backupId} is ${status}:\n${cloud.server().output().slice(-4000)}`);
 }
 
+/** The service clock, which /admin/clock/advance moves on. */
+async function serviceNow(cloud: RealCloud): Promise<number> {
+  return Date.parse(`${(await cloud.api('GET', '/admin/clock')).body.now}Z`);
+}
+
+/** Moves the service clock into the node's next backup window and waits for the automatic backup taken there. */
+async function nextAutomaticBackup(cloud: RealCloud, nodeId: number, window: BackupWindow, seen: readonly number[]) {
+  const now = await serviceNow(cloud);
+  const seconds = Math.ceil((nextWindowStart(now, window) - now) / 1000) + 60;
+  const advanced = await cloud.api('POST', '/admin/clock/advance', { seconds });
+  assert.equal(advanced.status, 200, JSON.stringify(advanced.body));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const list = (await cloud.api('GET', `/v4/node/instances/${nodeId}/backups`)).body.automatic as {
+      id: number;
+      created: string;
+    }[];
+    const taken = list.find((b) => !seen.includes(b.id));
+    if (taken) {
+      await waitForBackup(cloud, nodeId, taken.id);
+      return taken;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`no automatic backup in window ${window}:\n${cloud.server().output().slice(-4000)}`);
+}
+
+/** Waits until the blob store holds nothing of the backups (their discard job has run). */
+async function copiesRemoved(cloud: RealCloud, backupIds: readonly number[]): Promise<void> {
+  const left = () => backupIds.flatMap((b) => storedCopies(cloud, b));
+  const deadline = Date.now() + 30_000;
+  while (left().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(left(), [], `the copies of backups ${backupIds.join(', ')} are removed`);
+}
+
 /** The files the blob store holds for a backup. */
 function storedCopies(cloud: RealCloud, backupId: number): string[] {
   const folder = path.join(cloud.dataDir, BLOBS_DIR, 'backups', String(backupId));
@@ -34,7 +70,7 @@ function storedCopies(cloud: RealCloud, backupId: number): string[] {
 }
 
 test(
-  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address, as does a node created from it; cancelling the service removes the copies',
+  'a snapshot of a running busybox node is a point-in-time copy of its disks: restored over the node, it boots with the file as it was then, and so does another node it is restored to, with its own address, as does a node created from it; automatic backups are taken each day in the window, the dropped ones removed, and each one kept holds the file of its day; cancelling the service removes the copies',
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     // At info, the server logs how long each snapshot paused its machine.
@@ -44,6 +80,10 @@ test(
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'backed-up', publicKey: key.publicKey });
     await cloud.waitForStatus(id, 'running');
     const { target } = await forwardedSsh(cloud, id, key.privateKey);
+    // A window half a day away: no automatic backup is taken until the clock is moved on to it (below).
+    const window = `W${(Math.floor(new Date(await serviceNow(cloud)).getUTCHours() / 2) * 2 + 12) % 24}` as BackupWindow;
+    const scheduled = await cloud.api('PUT', `/v4/node/instances/${id}`, { backups: { schedule: { window } } });
+    assert.equal(scheduled.status, 200, JSON.stringify(scheduled.body));
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/enable`, {})).status, 200);
 
     await sshRun(target, 'echo one > /root/state; sync');
@@ -139,9 +179,71 @@ test(
       new RegExp(`inet ${fromBackup.body.ipv4[0].replaceAll('.', '\\.')}/`),
     );
 
+    // Automatic backups, one a day in the node's window (the service clock moved on to it), each
+    // holding the file as it was then. Retention keeps the two newest and, of the older ones, the
+    // newest taken on the schedule's day (the newest of them when none was).
+    const autoStarted = Date.now();
+    const nodeDisks = ((await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[]).map((d) => d.id);
+    const taken: { id: number; created: string }[] = [];
+    const takeAutomaticBackup = async (n: number) => {
+      await sshRun(after.target, `echo auto-${n} > /root/state; sync`);
+      const backup = await nextAutomaticBackup(
+        cloud,
+        id,
+        window,
+        taken.map((b) => b.id),
+      );
+      assert.equal(Number(backup.created.slice(11, 13)), Number(window.slice(1)), `backup ${n} is taken in the window`);
+      const copies = storedCopies(cloud, backup.id);
+      for (const disk of nodeDisks) assert.ok(copies.includes(`disk-${disk}.img`), `backup ${n} holds disk ${disk}: ${copies}`);
+      taken.push(backup);
+    };
+    const automaticIds = async () =>
+      ((await cloud.api('GET', `/v4/node/instances/${id}/backups`)).body.automatic as { id: number }[])
+        .map((b) => b.id)
+        .sort((a, b) => a - b);
+    /** The ids of the nth backups taken (from 1), in order. */
+    const idsOf = (...ns: number[]) => ns.map((n) => taken[n - 1]?.id ?? assert.fail(`no backup ${n}`));
+    const setDay = async (day: string) => {
+      const res = await cloud.api('PUT', `/v4/node/instances/${id}`, { backups: { schedule: { day } } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    // A schedule day none of the first four backups falls on: the fourth drops the oldest.
+    await setDay(weekdayOf(nextWindowStart(await serviceNow(cloud), window) - 86_400_000));
+    for (const n of [1, 2, 3]) await takeAutomaticBackup(n);
+    assert.deepEqual(await automaticIds(), idsOf(1, 2, 3));
+    await takeAutomaticBackup(4);
+    assert.deepEqual(await automaticIds(), idsOf(2, 3, 4), 'the oldest is dropped');
+    await copiesRemoved(cloud, idsOf(1));
+    // The second backup's day made the schedule's: it is kept as the weekly one, and the third goes.
+    await setDay(weekdayOf(Date.parse(`${taken[1]?.created}Z`)));
+    await takeAutomaticBackup(5);
+    assert.deepEqual(await automaticIds(), idsOf(2, 4, 5), 'the weekly backup is kept');
+    await copiesRemoved(cloud, idsOf(3));
+    for (const b of idsOf(2, 4, 5)) assert.notDeepEqual(storedCopies(cloud, b), [], `backup ${b} keeps its copies`);
+    t.diagnostic(`five automatic backups: ${((Date.now() - autoStarted) / 1000).toFixed(1)} s`);
+
+    // Each backup kept, restored onto the other node, holds the file as it was on its day.
+    for (const n of [2, 4, 5]) {
+      const restore = await cloud.api('POST', `/v4/node/instances/${id}/backups/${idsOf(n)[0]}/restore`, {
+        node_id: other,
+        overwrite: true,
+      });
+      assert.equal(restore.status, 200, JSON.stringify(restore.body));
+      await cloud.waitForStatus(other, 'restoring', 10_000).catch(() => {});
+      await cloud.waitForStatus(other, 'offline');
+      const disks = (await cloud.api('GET', `/v4/node/instances/${other}/disks`)).body.data as typeof otherDisks;
+      const root = disks.find((d) => d.filesystem === 'ext4');
+      assert.ok(root, JSON.stringify(disks));
+      const file = path.join(cloud.dataDir, 'compute', 'disks', `disk-${root.id}`, 'disk.img');
+      assert.equal(await readExt4File(file, '/root/state'), `auto-${n}\n`, `backup ${n}`);
+    }
+    t.diagnostic(`automatic backups, retention and three restores: ${((Date.now() - autoStarted) / 1000).toFixed(1)} s`);
+
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/cancel`, {})).status, 200);
-    const deadline = Date.now() + 30_000;
-    while (storedCopies(cloud, backupId).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(storedCopies(cloud, backupId), [], 'cancelling the backup service removes the stored copies');
+    // Cancelling the service removes the stored copies of every backup.
+    await copiesRemoved(cloud, [backupId, ...idsOf(2, 4, 5)]);
+    const backupsDir = path.join(cloud.dataDir, BLOBS_DIR, 'backups');
+    assert.deepEqual(fs.existsSync(backupsDir) ? fs.readdirSync(backupsDir) : [], [], 'the blob store holds no backup');
   },
 );
