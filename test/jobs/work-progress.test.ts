@@ -5,13 +5,13 @@ import type { PrepareContext } from '../../src/jobs/handler.ts';
 import type { ReportProgress } from '../../src/jobs/operation.ts';
 import { progressSteps, WorkProgress } from '../../src/jobs/work-progress.ts';
 
-/** A reporter whose writes are recorded (each taking `writeMs`), for an event of account 1. */
+/** A reporter whose writes are recorded as they start (each taking `writeMs`), for an event of account 1. */
 function recorded(writeMs = 0) {
   const writes: number[] = [];
   const write: ReportProgress = async (_db, _ctx, _event, status, percent) => {
     assert.equal(status, 'started');
-    await sleep(writeMs);
     writes.push(percent);
+    await sleep(writeMs);
   };
   const job = { ctx: { db: null, log: { warn: () => {} } } } as unknown as PrepareContext;
   const reporter = new WorkProgress(job, { accountId: 1, id: 7, created: '2026-11-25T00:00:00' }, write);
@@ -26,11 +26,11 @@ describe('the progress of an operation real work', () => {
     reporter.report(0.2);
     await sleep(20);
     assert.deepEqual(writes, [10], 'the first report is written at once, the next held back');
-    await sleep(1100);
+    await sleep(1500);
     assert.deepEqual(writes, [10, 30], 'the highest held back is written a second later');
     reporter.report(1);
     reporter.report(0);
-    await sleep(1100);
+    await sleep(1500);
     assert.deepEqual(writes, [10, 30, 99], 'the work being done is 99: 100 is the finish phase');
     await reporter.settled();
   });
