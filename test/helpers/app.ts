@@ -10,6 +10,7 @@ import type { JobHandler } from '../../src/jobs/handler.ts';
 import { randomHex, systemRandom } from '../../src/random.ts';
 import { type Runtime, startRuntime } from '../../src/runtime.ts';
 import type { Clock } from '../../src/time/clock.ts';
+import { freshPgDatabase } from './pg-databases.ts';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -53,8 +54,8 @@ export interface TestApp {
   runtime: Runtime;
   dialect: Dialect;
   dataDir: string;
-  /** PostgreSQL only: the schema this app's data lives in. */
-  pgSchema: string | undefined;
+  /** PostgreSQL only: the URL of this app's own database. */
+  databaseUrl: string | undefined;
   request(method: string, url: string, options?: RequestOptions): Promise<Reply>;
 }
 
@@ -83,7 +84,7 @@ export function tempDir(t: TestContext): string {
 /** A real app on a fresh database (SQLite file or PostgreSQL schema), closed when the test ends. */
 export async function buildTestApp(t: TestContext, options: TestAppOptions): Promise<TestApp> {
   const dataDir = tempDir(t);
-  const pgSchema = options.dialect === 'postgres' ? await freshPgSchema(t) : undefined;
+  const database = options.dialect === 'postgres' ? await freshPgDatabase(PG_URL) : undefined;
   const overrides: ConfigOverrides = {
     dataDir,
     bootstrapToken: ADMIN_TOKEN,
@@ -93,24 +94,25 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
     // Rendered as soon as the worker runs, as tests that drive it expect; zone-render.test.ts sets one.
     dnsRenderDelayMs: 0,
   };
-  if (options.dialect === 'postgres') overrides.databaseUrl = PG_URL;
+  if (database) overrides.databaseUrl = database.url;
   const config = loadConfig({}, { ...overrides, ...options.config });
   const runtime = await startRuntime(config, {
     role: 'serve',
     logger: options.logger ?? pino({ level: 'silent' }),
-    ...(pgSchema ? { pgSchema } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
     ...(options.compute ? { compute: options.compute } : {}),
   });
   t.after(() => runtime.close());
+  // After the runtime's close: nothing uses the database any more.
+  if (database) t.after(database.drop);
   const app = runtime.app;
   if (!app) throw new Error('no app');
   return {
     runtime,
     dialect: options.dialect,
     dataDir,
-    pgSchema,
+    databaseUrl: database?.url,
     async request(method, url, opts = {}) {
       const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
       const headers: Record<string, string> = { ...opts.headers };

@@ -5,7 +5,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { enqueueJob } from '../../src/jobs/queue.ts';
 import { Worker } from '../../src/jobs/worker.ts';
-import { buildTestApp, DIALECTS, PG_URL } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
 const JOBS = 120;
 
@@ -30,9 +30,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
 
       // A second, independent connection (pool) to the same database, as another process would have.
       const other = openDatabase({
-        databaseUrl: dialect === 'postgres' ? PG_URL : undefined,
+        databaseUrl: app.databaseUrl,
         dataDir: app.dataDir,
-        ...(app.pgSchema ? { pgSchema: app.pgSchema } : {}),
       });
       t.after(() => other.close());
       const a = new Worker(ctx, [slowRecord], { pollMs: 2 });
@@ -55,9 +54,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const keys = ['k0', 'k1', 'k2'];
       for (let i = 0; i < 36; i++) await enqueueJob(ctx.db, ctx.clock, { kind: 'test.keyed', concurrencyKey: keys[i % 3] });
       const other = openDatabase({
-        databaseUrl: PG_URL,
+        databaseUrl: app.databaseUrl,
         dataDir: app.dataDir,
-        ...(app.pgSchema ? { pgSchema: app.pgSchema } : {}),
       });
       t.after(() => other.close());
       /** A parallel kind that waits a moment in `prepare`, counting how many of each key one worker runs at once. */

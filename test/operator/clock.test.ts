@@ -68,7 +68,6 @@ for (const dialect of DIALECTS) {
       const restarted = await startRuntime(config, {
         role: 'serve',
         logger: pino({ level: 'silent' }),
-        ...(app.pgSchema ? { pgSchema: app.pgSchema } : {}),
       });
       t.after(() => restarted.close());
       assert.equal(Math.round((restarted.ctx.clock.nowMs() - Date.now()) / 1000), DAY);

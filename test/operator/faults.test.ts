@@ -83,7 +83,6 @@ for (const dialect of DIALECTS) {
       const other = await startRuntime(app.runtime.ctx.config, {
         role: 'serve',
         logger: pino({ level: 'silent' }),
-        ...(app.pgSchema ? { pgSchema: app.pgSchema } : {}),
       });
       t.after(() => other.close());
       const seen = await other.app?.inject({ method: 'GET', url: '/v4/regions/us-east' });

@@ -4,9 +4,8 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ConfigOverrides } from '../../src/config.ts';
-import { urlWithSchema } from '../../src/db/postgres.ts';
 import type { Clock } from '../../src/time/clock.ts';
-import { buildTestApp, type Dialect, PG_URL, type RequestOptions, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, type Dialect, type RequestOptions, type TestApp } from '../helpers/app.ts';
 
 /** The operator's token (CUMULO_ADMIN_TOKEN) of the test apps; the bootstrap token is another. */
 export const OPERATOR_TOKEN = 'cumulo-test-operator-token-0123456789';
@@ -47,7 +46,7 @@ export function cliEnv(app: TestApp, extra: Record<string, string> = {}): NodeJS
   const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: app.dataDir, LOG_LEVEL: 'warn', ...extra };
   delete env.DATABASE_URL;
   delete env.CUMULO_SEED;
-  if (app.pgSchema) env.DATABASE_URL = urlWithSchema(PG_URL, app.pgSchema);
+  if (app.databaseUrl) env.DATABASE_URL = app.databaseUrl;
   return env;
 }
 
