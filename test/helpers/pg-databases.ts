@@ -84,11 +84,47 @@ function migratedTemplate(base: string): Promise<string> {
   return template;
 }
 
+/** Whether a process of this machine with that pid runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops the test databases that processes gone left behind (a process ends with the next one made ahead). */
+async function dropLeftovers(base: string): Promise<void> {
+  await withClient(base, async (client) => {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname ~ '^t_[0-9]+_'");
+    for (const { datname } of rows) {
+      const pid = Number(datname.split('_')[1]);
+      if (!alive(pid)) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    }
+  });
+}
+
+async function createFromTemplate(base: string): Promise<string> {
+  const from = await migratedTemplate(base);
+  // The creating process's pid in the name: what a process leaves behind is known by it (dropLeftovers).
+  const name = `t_${process.pid}_${randomHex(systemRandom, 6)}`;
+  await withClient(base, (client) => client.query(`create database ${name} template ${from} strategy wal_log`));
+  return name;
+}
+
+let swept: Promise<void> | null = null;
+/** The next test's database, made while this test runs: the copy is the server's work, done meanwhile. */
+let ahead: Promise<string> | null = null;
+
 /** A new database holding every migration, for one test: its URL, and how to drop it once nothing uses it. */
 export async function freshPgDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const from = await migratedTemplate(base);
-  const name = `t_${randomHex(systemRandom, 8)}`;
-  await withClient(base, (client) => client.query(`create database ${name} template ${from} strategy wal_log`));
+  swept ??= dropLeftovers(base);
+  await swept;
+  const name = await (ahead ?? createFromTemplate(base));
+  ahead = createFromTemplate(base);
+  // Not awaited by anyone until the next test: its failure is that test's.
+  ahead.catch(() => undefined);
   return {
     url: urlOf(base, name),
     drop: () => withClient(base, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
