@@ -27,7 +27,10 @@ for (const dialect of DIALECTS) {
       assert.equal(info.version, VERSION);
       assert.equal(info.database.kind, dialect);
       assert.ok(!info.database.location.includes('@'), 'no credentials');
-      assert.match(info.database.location, dialect === 'sqlite' ? /cumulo\.sqlite$/ : /^postgres:\/\/127\.0\.0\.1:5432\/t_\d+_[0-9a-f]+$/);
+      assert.match(
+        info.database.location,
+        dialect === 'sqlite' ? /cumulo\.sqlite$/ : /^postgres:\/\/127\.0\.0\.1:5432\/t_\d+_[0-9a-f]+$/,
+      );
       assert.ok(Number.isInteger(info.uptime_seconds) && info.uptime_seconds >= 0);
       assert.equal(info.seed, null);
       assert.equal(info.counts.nodes, 2);
