@@ -20,6 +20,7 @@ import {
   sshKeyPair,
   sshRun,
   startRealCloud,
+  storeBusybox,
 } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
@@ -108,7 +109,7 @@ test(
       CUMULO_NODE_NETWORK: 'user',
       DATABASE_URL: urlWithSchema(PG_URL, pgSchema),
     });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const agents: Agent[] = [];
     // Added before the agents' data dirs are made: hooks run in the order added, and tempDir's removes the pid files.
     t.after(async () => {

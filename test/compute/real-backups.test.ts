@@ -13,6 +13,7 @@ import {
   sshKeyPair,
   sshRun,
   startRealCloud,
+  storeBusybox,
 } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
@@ -75,7 +76,7 @@ test(
   async (t) => {
     // At info, the server logs how long each snapshot paused its machine.
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user', LOG_LEVEL: 'info' });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'backed-up', publicKey: key.publicKey });
     await cloud.waitForStatus(id, 'running');

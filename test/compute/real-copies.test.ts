@@ -5,7 +5,15 @@ import { test } from 'node:test';
 import { diskFiles } from '../../src/compute/qemu/data-layout.ts';
 import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import type { RealCloud } from '../helpers/real-nodes.ts';
-import { createRealNode, forwardedSsh, REAL_NODE_TOOLS, sshKeyPair, sshRun, startRealCloud } from '../helpers/real-nodes.ts';
+import {
+  createRealNode,
+  forwardedSsh,
+  REAL_NODE_TOOLS,
+  sshKeyPair,
+  sshRun,
+  startRealCloud,
+  storeBusybox,
+} from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
 async function waitForDisk(cloud: RealCloud, nodeId: number, diskId: number, status: string | null, timeoutMs = 120_000) {
@@ -37,7 +45,7 @@ test(
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
     // A large swap leaves the main disk small; deleting the swap makes room for the main disk's copy.
     const a = await createRealNode(cloud, {

@@ -12,6 +12,7 @@ import {
   sshKeyPair,
   sshRun,
   startRealCloud,
+  storeBusybox,
 } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
@@ -45,7 +46,7 @@ test(
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'disks', publicKey: key.publicKey });
     await cloud.waitForStatus(id, 'running');

@@ -6,7 +6,7 @@ import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { livePid } from '../../src/compute/qemu/qemu-process.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { tempDir } from '../helpers/app.ts';
-import { createRealNode, REAL_NODE_TOOLS, sshKeyPair, startRealCloud } from '../helpers/real-nodes.ts';
+import { createRealNode, REAL_NODE_TOOLS, sshKeyPair, startRealCloud, storeBusybox } from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
 /**
@@ -34,7 +34,7 @@ test(
     const fails = path.join(dir, 'qemu-fails');
     const bin = failingQemu(dir, fails);
     const cloud = await startRealCloud(t, { PATH: `${bin}:${process.env.PATH ?? ''}` });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
     fs.writeFileSync(fails, '');
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'unlucky', publicKey: key.publicKey });

@@ -20,6 +20,7 @@ import {
   sshKeyPair,
   sshRun,
   startRealCloud,
+  storeBusybox,
 } from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
@@ -62,7 +63,7 @@ test(
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns });
     // After the cloud's own hook, which ends its machines.
     t.after(() => removeBridgeNamespace(netns));
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
 
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'bridge-one', publicKey: key.publicKey });

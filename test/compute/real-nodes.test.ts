@@ -13,6 +13,7 @@ import {
   sshKeyPair,
   sshRun,
   startRealCloud,
+  storeBusybox,
 } from '../helpers/real-nodes.ts';
 import { needs } from '../helpers/system-tools.ts';
 
@@ -31,7 +32,7 @@ test(
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
 
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'node-one', publicKey: key.publicKey });
@@ -107,7 +108,7 @@ test(
   needs(...REAL_NODE_TOOLS),
   async (t) => {
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'user' });
-    await cloud.cli('images', 'build', 'busybox');
+    await storeBusybox(cloud);
     const key = await sshKeyPair(t);
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'survivor', publicKey: key.publicKey });
     // The provisioning job is under way (or not yet claimed) when the server dies.

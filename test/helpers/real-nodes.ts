@@ -7,12 +7,16 @@ import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
+import { FsBlobStore } from '../../src/blob/fs-blob-store.ts';
 import type { ForwardedPort } from '../../src/compute/driver.ts';
+import { busybox } from '../../src/compute/images/busybox.ts';
+import { buildImage, DEFAULT_IMAGE_CACHE } from '../../src/compute/images/recipe.ts';
 import { hostVethName } from '../../src/compute/qemu/bridge-names.ts';
 import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
 import { machineFiles, machinesDir } from '../../src/compute/qemu/data-layout.ts';
 import { killQemu, livePid } from '../../src/compute/qemu/qemu-process.ts';
-import { COMPUTE_DIR } from '../../src/data-dir.ts';
+import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
+import { storePublicImage } from '../../src/domain/images/public-image-data.ts';
 import { ADMIN_TOKEN, tempDir } from './app.ts';
 import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
 import { systemTool } from './system-tools.ts';
@@ -100,6 +104,16 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
 }
 
 /**
+ * The busybox image built (or found in the cache) and stored in the cloud's blob store, as
+ * `npx cumulo images build busybox` does (images-build.test.ts runs the command itself), without a
+ * process of its own.
+ */
+export async function storeBusybox(cloud: RealCloud): Promise<void> {
+  const image = await buildImage(busybox, DEFAULT_IMAGE_CACHE);
+  await storePublicImage(new FsBlobStore(path.join(cloud.dataDir, BLOBS_DIR)), 'busybox', image);
+}
+
+/**
  * A cloud in bridge networking with a namespace of its own (removed after the cloud's machines) and
  * the busybox image built: what the bridge tests start from. Bridge networking needs root.
  */
@@ -108,7 +122,7 @@ export async function startBridgeCloud(t: TestContext, env: Record<string, strin
   const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns, ...env });
   // After the cloud's own hook, which ends its machines.
   t.after(() => removeBridgeNamespace(netns));
-  await cloud.cli('images', 'build', 'busybox');
+  await storeBusybox(cloud);
   return cloud;
 }
 
