@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -16,11 +15,9 @@ import {
   createRealNode,
   REAL_NODE_ROOT_PASS,
   REAL_NODE_TOOLS,
-  removeBridgeNamespace,
   sshKeyPair,
   sshRun,
-  startRealCloud,
-  storeBusybox,
+  startBridgeCloud,
 } from '../helpers/real-nodes.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
@@ -59,11 +56,8 @@ test(
   needs(...REAL_NODE_TOOLS, 'nft', 'ip'),
   async (t) => {
     if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
-    const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
-    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns });
-    // After the cloud's own hook, which ends its machines.
-    t.after(() => removeBridgeNamespace(netns));
-    await storeBusybox(cloud);
+    const cloud = await startBridgeCloud(t);
+    const { netns } = cloud;
     const key = await sshKeyPair(t);
 
     const id = await createRealNode(cloud, { image: 'node/busybox', label: 'bridge-one', publicKey: key.publicKey });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -113,17 +114,55 @@ export async function storeBusybox(cloud: RealCloud): Promise<void> {
   await storePublicImage(new FsBlobStore(path.join(cloud.dataDir, BLOBS_DIR)), 'busybox', image);
 }
 
+/** Held by the test whose bridge cloud runs: every cloud gives its nodes the same addresses, and two sets of host routes to them would clash. */
+const BRIDGE_LOCK = path.join(os.tmpdir(), 'cumulo-test-bridge.lock');
+
+/** Waits until no other test process runs a bridge cloud (a lock file naming its pid; a dead holder's is taken over). */
+async function holdBridgeLock(): Promise<void> {
+  for (;;) {
+    try {
+      fs.writeFileSync(BRIDGE_LOCK, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(fs.readFileSync(BRIDGE_LOCK, 'utf8'));
+      if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) fs.rmSync(BRIDGE_LOCK, { force: true });
+      else await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+function releaseBridgeLock(): void {
+  fs.rmSync(BRIDGE_LOCK, { force: true });
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * A cloud in bridge networking with a namespace of its own (removed after the cloud's machines) and
- * the busybox image built: what the bridge tests start from. Bridge networking needs root.
+ * the busybox image built: what the bridge tests start from, one at a time. Bridge networking needs root.
  */
-export async function startBridgeCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud> {
-  const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
-  const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns, ...env });
-  // After the cloud's own hook, which ends its machines.
-  t.after(() => removeBridgeNamespace(netns));
-  await storeBusybox(cloud);
-  return cloud;
+export async function startBridgeCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud & { netns: string }> {
+  await holdBridgeLock();
+  try {
+    const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
+    const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns, ...env });
+    // After the cloud's own hook, which ends its machines; the lock last, once the routes are gone.
+    t.after(() => removeBridgeNamespace(netns));
+    t.after(releaseBridgeLock);
+    await storeBusybox(cloud);
+    return { ...cloud, netns };
+  } catch (error) {
+    releaseBridgeLock();
+    throw error;
+  }
 }
 
 /** Kills every QEMU process whose pid file is under the data dir, and waits for it to end: machines outlive the server by design. */
