@@ -8,13 +8,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { verify } from 'unixcrypt';
 import { hostVethName, machineTable } from '../../src/compute/qemu/bridge-names.ts';
-import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
+import { diskFiles, machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { COMPUTE_DIR } from '../../src/data-dir.ts';
 import { connectConsole } from '../helpers/console-client.ts';
 import {
   createRealNode,
   REAL_NODE_ROOT_PASS,
   REAL_NODE_TOOLS,
+  type RealCloud,
   sshKeyPair,
   sshRun,
   startBridgeCloud,
@@ -148,5 +149,225 @@ test(
     while ((await routedInto(netns, ipv4)) && Date.now() < deadline) await sleep(200);
     assert.ok(!(await routedInto(netns, ipv4)), `the host route to ${ipv4} outlived the node`);
     assert.ok(!(await routedInto(netns, ipv6)), `the host route to ${ipv6} outlived the node`);
+  },
+);
+
+type Points = [number, number][];
+type Traffic = Record<'in' | 'out' | 'private_in' | 'private_out', Points>;
+interface NodeStats {
+  cpu: Points;
+  io: { io: Points; swap: Points };
+  netv4: Traffic;
+  netv6: Traffic;
+}
+/** The sampling grid: five minutes scaled by CUMULO_TIME_SCALE. */
+const TIME_SCALE = 0.003;
+const BUCKET_S = 300 * TIME_SCALE;
+const MIB = 2 ** 20;
+
+/** What a series adds up to over its points (a rate a bucket long each): bytes for bits/s, blocks for blocks/s. */
+const total = (points: Points, per = 1) => points.reduce((sum, [, v]) => sum + v * BUCKET_S, 0) / per;
+const max = (points: Points) => Math.max(0, ...points.map(([, v]) => v));
+
+/** How many bytes `command` on the guest printed, read over SSH; rejects (without them) when SSH fails. */
+function sshBytes(target: { host: string; privateKey: string }, command: string, connectTimeoutS = 20): Promise<number> {
+  const options = ['-o', 'BatchMode=yes', '-o', `ConnectTimeout=${connectTimeoutS}`, '-o', 'StrictHostKeyChecking=no'];
+  options.push('-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR');
+  return new Promise((resolve, reject) => {
+    const args = ['-i', target.privateKey, ...options, `root@${target.host}`, command];
+    execFile(systemTool('ssh'), args, { encoding: 'buffer', maxBuffer: 64 * MIB }, (error, stdout) => {
+      if (error) reject(new Error(`ssh ${target.host} ${command}: ${error.message.slice(0, 200)}`));
+      else resolve(stdout.length);
+    });
+  });
+}
+
+async function monthBytes(cloud: RealCloud, id: number): Promise<{ bytes_in: number; bytes_out: number }> {
+  const now = new Date();
+  const res = await cloud.api('GET', `/v4/node/instances/${id}/transfer/${now.getUTCFullYear()}/${now.getUTCMonth() + 1}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+}
+
+/** Polls the node's day stats until `ready` holds of them (failing after `timeoutMs`). */
+async function statsWhen(
+  cloud: RealCloud,
+  id: number,
+  ready: (stats: NodeStats) => boolean,
+  timeoutMs = 10_000,
+): Promise<NodeStats> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await cloud.api('GET', `/v4/node/instances/${id}/stats`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const stats = res.body as NodeStats;
+    if (ready(stats)) return stats;
+    if (Date.now() > deadline) assert.fail(`the stats never showed it: ${JSON.stringify(stats)}`);
+    await sleep(300);
+  }
+}
+
+test(
+  'a real node in bridge networking: its stats and transfer come from its machine, CPU, disk IO and traffic by family as the guest makes them',
+  needs(...REAL_NODE_TOOLS, 'nft', 'ip'),
+  async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
+    const cloud = await startBridgeCloud(t, { CUMULO_TIME_SCALE: String(TIME_SCALE) });
+    const key = await sshKeyPair(t);
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'measured', publicKey: key.publicKey });
+    await cloud.waitForStatus(id, 'running');
+    const node = (await cloud.api('GET', `/v4/node/instances/${id}`)).body;
+    const target = { host: node.ipv4[0] as string, port: 22, privateKey: key.privateKey };
+    const ipv6 = (node.ipv6 as string).split('/')[0] as string;
+
+    // The boot took CPU: sampled once the machine ran.
+    await statsWhen(cloud, id, (s) => max(s.cpu) > 0);
+    const before = await monthBytes(cloud, id);
+
+    // 8 MiB written to the guest's disk, 4 MiB sent by the guest over IPv4 and 1 MiB over IPv6.
+    await sshRun(target, 'dd if=/dev/zero of=/root/written bs=65536 count=128 2>/dev/null && sync');
+    assert.equal(await sshBytes(target, 'dd if=/dev/zero bs=65536 count=64 2>/dev/null'), 4 * MIB);
+    let overIpv6: number | null = null;
+    for (let i = 0; i < 10 && overIpv6 === null; i += 1)
+      overIpv6 = await sshBytes({ ...target, host: ipv6 }, 'dd if=/dev/zero bs=65536 count=16 2>/dev/null', 3).catch(() => null);
+    assert.equal(overIpv6, 1 * MIB, 'the guest sent 1 MiB over IPv6');
+    const sentAt = Date.now();
+
+    // Once the sampler has read the counters after it: the traffic in the family it went by.
+    const stats = await statsWhen(cloud, id, (s) => total(s.netv6.out, 8) >= 0.9 * MIB && total(s.netv4.out, 8) >= 3.6 * MIB);
+    t.diagnostic(`sent to seen in the stats: ${((Date.now() - sentAt) / 1000).toFixed(1)} s`);
+    const v4Out = total(stats.netv4.out, 8);
+    const v6Out = total(stats.netv6.out, 8);
+    t.diagnostic(`bytes out by the stats: IPv4 ${Math.round(v4Out)}, IPv6 ${Math.round(v6Out)}`);
+    assert.ok(v6Out < 2 * MIB, `IPv4 traffic is not counted as IPv6: ${v6Out}`);
+    assert.ok(v4Out < 8 * MIB, `about what was sent over IPv4: ${v4Out}`);
+    assert.ok(total(stats.netv4.in, 8) > 0, 'the SSH sessions came in over IPv4');
+    assert.ok(total(stats.netv6.in, 8) > 0, 'and one over IPv6');
+    assert.equal(max(stats.netv4.private_in) + max(stats.netv4.private_out), 0, 'no private address, no private traffic');
+    const blocks = total(stats.io.io);
+    assert.ok(blocks >= (8 * MIB) / 512, `the 8 MiB written show as blocks: ${blocks}`);
+    assert.ok(max(stats.cpu) > 0);
+
+    const after = await monthBytes(cloud, id);
+    assert.ok(
+      after.bytes_out - before.bytes_out >= 5 * MIB,
+      `transfer grew by what was sent: ${JSON.stringify({ before, after })}`,
+    );
+    const transfer = (await cloud.api('GET', `/v4/node/instances/${id}/transfer`)).body;
+    assert.equal(transfer.used, after.bytes_out, 'used is the public outbound bytes of the month');
+  },
+);
+
+interface Event {
+  action: string;
+  status: string;
+  percent_complete: number;
+  entity: { id: number } | null;
+}
+
+const GIB_SECTORS = (1024 * 1024 * 1024) / 512;
+
+/** The guest's memory (MB, as the kernel counts it), vCPUs and root disk size (GiB), over SSH. */
+async function guestShape(target: Parameters<typeof sshRun>[0]): Promise<{ memoryMb: number; vcpus: number; diskGib: number }> {
+  const out = await sshRun(target, 'grep MemTotal /proc/meminfo; grep -c ^processor /proc/cpuinfo; cat /sys/block/vda/size');
+  const [mem, cpus, sectors] = out.trim().split('\n');
+  return {
+    memoryMb: Math.round(Number(/(\d+)/.exec(mem ?? '')?.[1]) / 1024),
+    vcpus: Number(cpus),
+    diskGib: Math.round(Number(sectors) / GIB_SECTORS),
+  };
+}
+
+/** Posts a node action and waits for the node to be running again. */
+async function changeAndWait(cloud: RealCloud, id: number, action: string, body: unknown): Promise<number> {
+  const started = Date.now();
+  const res = await cloud.api('POST', `/v4/node/instances/${id}/${action}`, body);
+  assert.equal(res.status, 200, `${action}: ${JSON.stringify(res.body)}`);
+  await cloud.waitForStatus(id, 'running');
+  return (Date.now() - started) / 1000;
+}
+
+test(
+  'a real node resized (memory, vCPUs, the disk grown), migrated to another region (new addresses, reached there) and rescued (a rescue system with the node disk on sda, the node own keys), then booted back into its own system',
+  needs(...REAL_NODE_TOOLS, 'nft', 'ip'),
+  async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
+    const cloud = await startBridgeCloud(t);
+    const key = await sshKeyPair(t);
+    const id = await createRealNode(cloud, { image: 'node/busybox', label: 'changing', publicKey: key.publicKey });
+    // While the node boots, its create event shows the disks written: percent_complete from the copy's progress.
+    const seen = new Set<string>();
+    for (let status = ''; status !== 'running'; ) {
+      const events = (await cloud.api('GET', '/v4/account/events?page_size=25')).body.data as Event[];
+      const created = events.find((e) => e.action === 'node_create' && e.entity?.id === id);
+      if (created) seen.add(`${created.status} ${created.percent_complete}`);
+      status = (await cloud.api('GET', `/v4/node/instances/${id}`)).body.status;
+      await sleep(100);
+    }
+    assert.ok(
+      [...seen].some((s) => /^started ([1-9]|[1-9]\d)$/.test(s)),
+      `the create reported progress between 0 and 100: ${[...seen].join(', ')}`,
+    );
+    const nodeAt = async () => {
+      const node = (await cloud.api('GET', `/v4/node/instances/${id}`)).body;
+      return { node, target: { host: node.ipv4[0] as string, port: 22, privateKey: key.privateKey } };
+    };
+    let { node, target } = await nodeAt();
+    const nanode = await guestShape(target);
+    assert.deepEqual([nanode.vcpus, nanode.diskGib], [1, 25]);
+    assert.ok(nanode.memoryMb <= 1024, `1 GB of memory: ${nanode.memoryMb} MB`);
+    await sshRun(target, 'echo kept > /root/kept');
+
+    // Resize with the disk grown into the new type's storage, then to a type with more vCPUs, the disk left.
+    const resized = await changeAndWait(cloud, id, 'resize', { type: 'g6-standard-1' });
+    t.diagnostic(`resize to g6-standard-1 with the disk grown, to running: ${resized.toFixed(1)} s`);
+    const standard1 = await guestShape(target);
+    assert.equal(standard1.diskGib, 50, 'the data disk grew into the new type (minus swap) and the guest sees it');
+    assert.ok(standard1.memoryMb > 1500 && standard1.memoryMb <= 2048, `2 GB of memory: ${standard1.memoryMb} MB`);
+    const rootKb = Number((await sshRun(target, 'df -k / | tail -1')).trim().split(/\s+/)[1]);
+    assert.ok(rootKb > 45 * 1024 * 1024, `the filesystem grew with the disk: ${rootKb} KB`);
+    await changeAndWait(cloud, id, 'resize', { type: 'g6-standard-2', allow_auto_disk_resize: false });
+    const standard2 = await guestShape(target);
+    assert.deepEqual([standard2.vcpus, standard2.diskGib], [2, 50]);
+    assert.ok(standard2.memoryMb > 3500, `4 GB of memory: ${standard2.memoryMb} MB`);
+    const disks = (await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { size: number; filesystem: string }[];
+    assert.deepEqual(
+      disks.map((d) => d.size).sort((a, b) => a - b),
+      [512, 51200 - 512],
+    );
+
+    // Migrate to another region: new addresses there, written into the guest by the network helper.
+    const oldIpv4 = node.ipv4[0];
+    const migrated = await changeAndWait(cloud, id, 'migrate', { region: 'us-central' });
+    t.diagnostic(`migrate to another region, to running: ${migrated.toFixed(1)} s`);
+    ({ node, target } = await nodeAt());
+    assert.equal(node.region, 'us-central');
+    assert.notEqual(target.host, oldIpv4);
+    assert.match(await sshRun(target, 'ip -4 addr show eth0'), new RegExp(`inet ${target.host.replaceAll('.', '\\.')}/`));
+    assert.equal(await sshRun(target, 'cat /root/kept'), 'kept\n', 'the disk came along');
+
+    // Rescue: the rescue system with the node's disks, reached at the node's address with the node's key.
+    const rescued = await changeAndWait(cloud, id, 'rescue', {});
+    t.diagnostic(`rescue, to running: ${rescued.toFixed(1)} s`);
+    assert.equal(await sshRun(target, 'hostname'), 'rescue\n');
+    assert.equal(
+      await sshRun(target, 'mkdir -p /mnt/sda && mount /dev/vda /mnt/sda && cat /mnt/sda/root/kept && umount /mnt/sda'),
+      'kept\n',
+      "the node's disk is sda in the rescue system",
+    );
+    const rescueDisk = diskFiles(path.join(cloud.dataDir, COMPUTE_DIR), `rescue-${id}`).disk;
+    assert.ok(fs.existsSync(rescueDisk));
+
+    // A reboot leaves rescue: the node's own system again, the rescue disk gone.
+    await changeAndWait(cloud, id, 'reboot', {});
+    assert.equal(await sshRun(target, 'hostname'), 'changing\n');
+    assert.ok(!fs.existsSync(rescueDisk), 'the rescue disk is removed when the node boots its own system');
+    const events = (await cloud.api('GET', '/v4/account/events?page_size=100')).body.data as { action: string; status: string }[];
+    for (const action of ['node_resize', 'node_migrate_datacenter']) {
+      assert.ok(
+        events.some((e) => e.action === action && e.status === 'finished'),
+        `${action} finished: ${JSON.stringify(events.map((e) => [e.action, e.status]))}`,
+      );
+    }
   },
 );
