@@ -85,7 +85,7 @@ function migratedTemplate(base: string): Promise<string> {
 }
 
 /** Whether a process of this machine with that pid runs. */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -19,6 +19,7 @@ import { killQemu, livePid } from '../../src/compute/qemu/qemu-process.ts';
 import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
 import { storePublicImage } from '../../src/domain/images/public-image-data.ts';
 import { ADMIN_TOKEN, tempDir } from './app.ts';
+import { alive } from './pg-databases.ts';
 import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
 import { systemTool } from './system-tools.ts';
 
@@ -126,7 +127,7 @@ async function holdBridgeLock(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(fs.readFileSync(BRIDGE_LOCK, 'utf8'));
-      if (Number.isInteger(holder) && holder > 0 && !pidAlive(holder)) fs.rmSync(BRIDGE_LOCK, { force: true });
+      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) fs.rmSync(BRIDGE_LOCK, { force: true });
       else await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -134,15 +135,6 @@ async function holdBridgeLock(): Promise<void> {
 
 function releaseBridgeLock(): void {
   fs.rmSync(BRIDGE_LOCK, { force: true });
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
