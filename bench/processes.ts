@@ -18,8 +18,8 @@ export function canPin(): boolean {
   return CAN_PIN;
 }
 
-/** Pins every thread of a process to one core (`taskset -a -c`); a no-op where taskset is missing. */
-export function pin(pid: number | undefined, core: number): void {
+/** Pins every thread of a process to one core, or a list (`0-1`) (`taskset -a -c`); a no-op where taskset is missing. */
+export function pin(pid: number | undefined, core: number | string): void {
   if (!CAN_PIN || pid === undefined) return;
   spawnSync('taskset', ['-a', '-c', '-p', String(core), String(pid)], { stdio: 'ignore' });
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Case, cases } from './cases.ts';
+import { consolePart } from './console-load.ts';
 import { interleaved, load, type Measured, median, type Target } from './measure.ts';
 import { benchSchema } from './postgres.ts';
 import {
@@ -66,7 +67,7 @@ const settings = {
   reuse: process.env.BENCH_REUSE || undefined,
   filter: process.env.BENCH_LIST_FILTER ?? JSON.stringify({ region: 'us-east', '+order_by': 'label' }),
   only: list('BENCH_ONLY', 'view,list,unauthorized,create'),
-  parts: list('BENCH_PARTS', 'embedded,postgres,scale'),
+  parts: list('BENCH_PARTS', 'embedded,postgres,scale,console'),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   scaleNodes,
   scaleDir: process.env.BENCH_SCALE_DIR ?? path.join(ROOT, '.bench', `nodes-${scaleNodes}`),
@@ -486,6 +487,8 @@ async function main(): Promise<void> {
   if (settings.parts.includes('embedded')) small = await embeddedPart(checks);
   if (settings.parts.includes('postgres')) await postgresPart(checks);
   if (settings.parts.includes('scale') && settings.scaleNodes > 0) await scalePart(checks, small);
+  if (settings.parts.includes('console'))
+    await consolePart(checks, log, { core: SERVER_CORE, benchCore: LOAD_CORE, logFile: logFile('console') });
   if (!settings.keep) fs.rmSync(logDir, { recursive: true, force: true });
   const [load1] = os.loadavg();
   log();

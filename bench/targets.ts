@@ -1,7 +1,7 @@
 /** The benchmark's targets, and each figure checked against its own. */
 
 export interface Check {
-  /** Where it was measured: `embedded`, `postgres`, `scale`. */
+  /** Where it was measured: `embedded`, `postgres`, `scale`, `console`. */
   part: string;
   /** The case (`view`, `list`, `create`, ...), or what else is measured (`memory`). */
   subject: string;

@@ -1,57 +1,54 @@
-import { useEffect, useState } from 'react';
-import { api, onSignedOut } from './api.ts';
-import { finishSignIn, signOut, startSignIn, storedTokens } from './auth.ts';
-import { useLoad } from './hooks.ts';
-import { AccountPage } from './pages/account.tsx';
-import { DomainDetail, DomainsList } from './pages/domains.tsx';
-import { EventsPage } from './pages/events.tsx';
-import { FirewallDetail, FirewallsList } from './pages/firewalls.tsx';
-import { ImagesPage } from './pages/images.tsx';
-import { ManagedPage } from './pages/managed.tsx';
-import { NodeCreate, NodeDetail, NodesList } from './pages/nodes.tsx';
-import { TagsPage } from './pages/tags.tsx';
-import { currentPath, useRoute } from './router.ts';
+import { type ComponentType, lazy, useEffect, useState } from 'react';
+import { AccessProvider, useAccess } from './access.tsx';
+import { onSignedOut } from './api.ts';
+import { finishSignIn, signInToFinish, signOut, startSignIn, storedTokens } from './auth.ts';
+import { DialogProvider } from './dialog.tsx';
+import { forgetEvents } from './hooks.ts';
+import { LazyPart } from './lazy-part.tsx';
+import { NodesSection } from './pages/nodes.tsx';
+import { currentPath, HOME, useRoute } from './router.ts';
+import { ToastProvider } from './toast.tsx';
 
-const SECTIONS = [
-  ['nodes', 'Nodes'],
-  ['firewalls', 'Firewalls'],
-  ['domains', 'Domains'],
-  ['images', 'Images'],
-  ['managed', 'Managed'],
-  ['tags', 'Tags'],
-  ['events', 'Events'],
-  ['account', 'Account'],
-] as const;
+// The nodes section is home and comes with the first page; the others are loaded when first opened.
+const FirewallsSection = lazy(() => import('./pages/firewalls.tsx').then((m) => ({ default: m.FirewallsSection })));
+const DomainsSection = lazy(() => import('./pages/domains.tsx').then((m) => ({ default: m.DomainsSection })));
+const ImagesSection = lazy(() => import('./pages/images.tsx').then((m) => ({ default: m.ImagesSection })));
+const StackScriptsSection = lazy(() => import('./pages/stackscripts.tsx').then((m) => ({ default: m.StackScriptsSection })));
+const ManagedSection = lazy(() => import('./pages/managed.tsx').then((m) => ({ default: m.ManagedSection })));
+const TagsSection = lazy(() => import('./pages/tags.tsx').then((m) => ({ default: m.TagsSection })));
+const EventsSection = lazy(() => import('./pages/events.tsx').then((m) => ({ default: m.EventsSection })));
+const AccountSection = lazy(() => import('./pages/account.tsx').then((m) => ({ default: m.AccountSection })));
 
+/** The sections of the menu, in its order: the address's first part, the title, and the page. */
+const SECTIONS: [string, string, ComponentType<{ path: string[] }>][] = [
+  ['nodes', 'Nodes', NodesSection],
+  ['firewalls', 'Firewalls', FirewallsSection],
+  ['domains', 'Domains', DomainsSection],
+  ['images', 'Images', ImagesSection],
+  ['stackscripts', 'StackScripts', StackScriptsSection],
+  ['managed', 'Managed', ManagedSection],
+  ['tags', 'Tags', TagsSection],
+  ['events', 'Events', EventsSection],
+  ['account', 'Account', AccountSection],
+];
+
+/** Each section reads the rest of the address itself (`#/nodes/12`: the nodes section gets `['12']`). */
 function Page({ route }: { route: string[] }) {
-  const [section, id] = route;
-  const numeric = Number(id);
-  switch (section) {
-    case 'nodes':
-      if (id === 'create') return <NodeCreate />;
-      return id ? <NodeDetail id={numeric} /> : <NodesList />;
-    case 'firewalls':
-      return id ? <FirewallDetail id={numeric} /> : <FirewallsList />;
-    case 'domains':
-      return id ? <DomainDetail id={numeric} /> : <DomainsList />;
-    case 'images':
-      return <ImagesPage />;
-    case 'managed':
-      return <ManagedPage />;
-    case 'tags':
-      return <TagsPage />;
-    case 'events':
-      return <EventsPage />;
-    case 'account':
-      return <AccountPage />;
-    default:
-      return <p>There is no such page. Pick one above.</p>;
-  }
+  const [section, ...path] = route;
+  const found = SECTIONS.find(([key]) => key === section);
+  if (!found) return <p>There is no such page. Pick one above.</p>;
+  const [, title, Section] = found;
+  return (
+    // Keyed by section: another section's page starts afresh, never from the one before while its code loads.
+    <LazyPart key={section} what={`${title.toLowerCase()} page`}>
+      <Section path={path} />
+    </LazyPart>
+  );
 }
 
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const route = useRoute();
-  const profile = useLoad(() => api.get<{ username: string }>('/profile'), []);
+  const access = useAccess();
   const [menuOpen, setMenuOpen] = useState(false);
   const where = route.join('/');
   // A new page: the menu closes, the title names the page, and focus moves to the page's content
@@ -89,7 +86,7 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
           ))}
         </nav>
         <span className="who">
-          {profile.data?.username}{' '}
+          {access.username}{' '}
           <button type="button" className="small" onClick={onSignOut}>
             Sign out
           </button>
@@ -103,9 +100,13 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
 }
 
 export function App() {
-  const [state, setState] = useState<'checking' | 'signed-in' | 'signed-out'>('checking');
+  // Without a sign-in to finish (the usual load), the first render is already the signed-in console.
+  const [state, setState] = useState<'checking' | 'signed-in' | 'signed-out'>(() =>
+    signInToFinish() ? 'checking' : storedTokens() ? 'signed-in' : 'signed-out',
+  );
   const [problem, setProblem] = useState('');
   useEffect(() => {
+    if (!signInToFinish()) return onSignedOut(() => setState('signed-out'));
     finishSignIn()
       .then((result) => {
         if (result && 'error' in result) setProblem(result.error);
@@ -118,7 +119,7 @@ export function App() {
       });
     return onSignedOut(() => setState('signed-out'));
   }, []);
-  if (state === 'checking') return <p className="muted">Signing in…</p>;
+  if (state === 'checking') return <p className="muted">One moment…</p>;
   if (state === 'signed-out') {
     return (
       <main className="signin">
@@ -135,12 +136,22 @@ export function App() {
       </main>
     );
   }
+  // The next user starts at home with nothing of this one's: tokens revoked, events forgotten.
   return (
-    <Shell
-      onSignOut={() => {
-        signOut();
-        setState('signed-out');
-      }}
-    />
+    <ToastProvider>
+      <DialogProvider>
+        <AccessProvider>
+          <Shell
+            onSignOut={async () => {
+              setState('checking');
+              forgetEvents();
+              window.location.hash = HOME;
+              await signOut();
+              setState('signed-out');
+            }}
+          />
+        </AccessProvider>
+      </DialogProvider>
+    </ToastProvider>
   );
 }

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type ConsoleConfig, consoleConfig } from './config.ts';
+import { HOME } from './router.ts';
 
 /**
  * Sign-in through the server's OAuth authorization server as a public client: authorization code
@@ -47,8 +48,26 @@ function store(tokens: Tokens | null): void {
   else localStorage.removeItem(TOKENS_KEY);
 }
 
-export function signOut(): void {
+/**
+ * Ends the sign-in: the server revokes the refresh token and every access token issued with it
+ * (RFC 7009), and this browser forgets them. The tokens are forgotten even when the server cannot be
+ * reached; they then run out by themselves.
+ */
+export async function signOut(): Promise<void> {
+  const tokens = storedTokens();
   store(null);
+  if (!tokens) return;
+  try {
+    const config = await consoleConfig();
+    const res = await fetch(config.revoke_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: config.client_id, token: tokens.refresh_token, token_type_hint: 'refresh_token' }),
+    });
+    await res.arrayBuffer();
+  } catch {
+    // Offline: nothing more to do here.
+  }
 }
 
 /** Sends the browser to the sign-in page; it comes back to the console with a code. */
@@ -97,11 +116,18 @@ async function tokenRequest(config: ConsoleConfig, fields: Record<string, string
   return tokens;
 }
 
+/** Whether this page was opened by the sign-in's redirect, with its answer in the query. */
+export function signInToFinish(): boolean {
+  const query = new URLSearchParams(window.location.search);
+  return query.has('code') || query.has('error');
+}
+
 /**
  * Finishes a sign-in when the page was opened by its redirect (`?code=…&state=…`, or `?error=…`):
  * returns where the user was going, and takes the query out of the address bar.
  */
 export async function finishSignIn(): Promise<{ returnTo: string } | { error: string } | null> {
+  if (!signInToFinish()) return null;
   const query = new URLSearchParams(window.location.search);
   const code = query.get('code');
   const error = query.get('error');
@@ -112,7 +138,7 @@ export async function finishSignIn(): Promise<{ returnTo: string } | { error: st
     returnTo: string;
   } | null;
   sessionStorage.removeItem(PENDING_KEY);
-  window.history.replaceState(null, '', `/#${pending?.returnTo ?? '/nodes'}`);
+  window.history.replaceState(null, '', `/#${pending?.returnTo ?? HOME}`);
   if (error) return { error: query.get('error_description') ?? error };
   if (!pending || pending.state !== query.get('state')) return { error: 'This sign-in was not started here; sign in again' };
   const config = await consoleConfig();

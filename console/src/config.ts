@@ -3,6 +3,8 @@ export interface ConsoleConfig {
   client_id: string;
   authorize_url: string;
   token_url: string;
+  /** RFC 7009: where sign-out sends the refresh token, which ends the sign-in on the server too. */
+  revoke_url: string;
   api_root: string;
 }
 

@@ -39,22 +39,64 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload };
 }
 
-/** Calls `fn` every `ms` while the page is shown: for what changes without an event (a zone's rendering, a probe's result). */
+/** Whether the browser shows the page: nothing is read in a hidden tab. */
+function hidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/** Calls `fn` when the tab is shown again. */
+function onShown(fn: () => void): () => void {
+  const listener = () => {
+    if (!hidden()) fn();
+  };
+  document.addEventListener('visibilitychange', listener);
+  return () => document.removeEventListener('visibilitychange', listener);
+}
+
+/**
+ * Calls `fn` every `ms` while the page is shown, and at once when a hidden tab is shown again: for
+ * what changes without an event (a zone's rendering, a probe's result, a graph).
+ */
 export function useEvery(ms: number, fn: () => void): void {
   useEffect(() => {
-    const timer = setInterval(fn, ms);
-    return () => clearInterval(timer);
+    const timer = setInterval(() => {
+      if (!hidden()) fn();
+    }, ms);
+    const off = onShown(fn);
+    return () => {
+      clearInterval(timer);
+      off();
+    };
   }, [ms, fn]);
 }
 
-/** A paged list with its page number; a new filter goes back to page 1. */
-export function usePaged<T>(path: string, filter?: Record<string, unknown>) {
+/** A list's order: the API field and direction; `toggle` orders by a field, or turns the order round. */
+export interface Sort {
+  by: string;
+  order: 'asc' | 'desc';
+  toggle(by: string): void;
+}
+
+/**
+ * A paged list with its page number and order (`+order_by`, sent with the filter); a new filter or
+ * order goes back to page 1.
+ */
+export function usePaged<T>(path: string, filter?: Record<string, unknown>, initial?: { by: string; order?: 'asc' | 'desc' }) {
   const [page, setPage] = useState(1);
-  const key = JSON.stringify(filter ?? {});
+  const [order, setOrder] = useState<{ by: string; order: 'asc' | 'desc' } | undefined>(
+    initial && { by: initial.by, order: initial.order ?? 'asc' },
+  );
+  const full = order ? { ...filter, '+order_by': order.by, '+order': order.order } : filter;
+  const key = JSON.stringify(full ?? {});
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter's text stands for the filter
   useEffect(() => setPage(1), [key, path]);
-  const loaded = useLoad<Page<T>>(() => getPage<T>(path, page, filter), [path, page, key]);
-  return { ...loaded, page, setPage };
+  const loaded = useLoad<Page<T>>(() => getPage<T>(path, page, full), [path, page, key]);
+  const sort: Sort = {
+    by: order?.by ?? '',
+    order: order?.order ?? 'asc',
+    toggle: (by) => setOrder((now) => ({ by, order: now?.by === by && now.order === 'asc' ? 'desc' : 'asc' })),
+  };
+  return { ...loaded, page, setPage, sort };
 }
 
 export interface ApiEvent {
@@ -64,6 +106,8 @@ export interface ApiEvent {
   status: string;
   username: string | null;
   entity: { id: number; label: string; type: string; url: string } | null;
+  /** The other object an event is about (the node a clone goes to); its id may come as text. */
+  secondary_entity: { id: number | string; label: string; type: string; url: string } | null;
   percent_complete: number | null;
 }
 
@@ -73,9 +117,13 @@ let lastId: number | null = null;
 /** What each recent event looked like when last read: a change of status or progress is news too. */
 const seen = new Map<number, string>();
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** One read at a time, however the tab comes and goes. */
+let reading = false;
 
 /** Reads the events feed every two seconds for what is new (and changed: an event's status moves on). */
 async function poll(): Promise<void> {
+  if (reading) return;
+  reading = true;
   try {
     if (lastId === null) {
       const newest = await getPage<ApiEvent>('/account/events', 1, { '+order_by': 'id', '+order': 'desc' }, 25);
@@ -94,9 +142,28 @@ async function poll(): Promise<void> {
     }
   } catch {
     // Signed out or offline: the next round tries again.
+  } finally {
+    reading = false;
   }
-  // Reading goes on while a page listens, and stops with the last one.
-  timer = listeners.size > 0 ? setTimeout(poll, 2000) : undefined;
+  schedule();
+}
+
+/** The next read in two seconds while a page listens and the tab is shown; none otherwise. */
+function schedule(): void {
+  clearTimeout(timer);
+  timer = listeners.size > 0 && !hidden() ? setTimeout(poll, 2000) : undefined;
+}
+
+// A tab shown again reads at once what happened while it was hidden.
+if (typeof document !== 'undefined') {
+  document.addEventListener('visibilitychange', () => {
+    if (hidden()) {
+      clearTimeout(timer);
+      timer = undefined;
+    } else if (listeners.size > 0 && timer === undefined) {
+      void poll();
+    }
+  });
 }
 
 /** Calls `listener` with the events that are new, or whose status or progress moved, since the last read. */
@@ -106,9 +173,17 @@ export function useEvents(listener: EventListener): void {
   useEffect(() => {
     const wrapped: EventListener = (events) => ref.current(events);
     listeners.add(wrapped);
-    if (timer === undefined) void poll();
+    if (timer === undefined && !hidden()) void poll();
     return () => {
       listeners.delete(wrapped);
     };
   }, []);
+}
+
+/** Forgets what the events feed has read: the next user's feed starts afresh. */
+export function forgetEvents(): void {
+  clearTimeout(timer);
+  timer = undefined;
+  lastId = null;
+  seen.clear();
 }

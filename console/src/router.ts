@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 
 /** The console's page is in the address's fragment (`#/nodes/12`): the server serves one page at /. */
+/** The console's home: where a sign-in lands when it was not going anywhere else. */
+export const HOME = '/nodes';
+
 export function currentPath(): string {
-  return window.location.hash.replace(/^#/, '') || '/nodes';
+  return window.location.hash.replace(/^#/, '') || HOME;
 }
 
 export function useRoute(): string[] {

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from './openapi.ts';
 
-/** Where `npm install` (the prepare script: vite build) puts the web console. */
+/** Where `npm install` (the prepare script, scripts/build-console.ts) puts the web console. */
 export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
 
 /** Whether the console's build is there to serve (else `/` says how to build it). */
@@ -30,6 +30,7 @@ export async function registerConsole(app: FastifyInstance, clientId: string): P
       client_id: clientId,
       authorize_url: `${config.oauthPath}/authorize`,
       token_url: `${config.oauthPath}/token`,
+      revoke_url: `${config.oauthPath}/revoke`,
       api_root: API_PREFIX,
     };
   });
@@ -49,7 +50,9 @@ export async function registerConsole(app: FastifyInstance, clientId: string): P
     wildcard: false,
     decorateReply: false,
     cacheControl: false,
-    index: 'index.html',
+    index: ['index.html'],
+    // The build's .br and .gz copies (scripts/build-console.ts), to a browser that accepts them.
+    preCompressed: true,
     setHeaders(res, file) {
       res.header('content-security-policy', policy);
       res.header('x-frame-options', 'DENY');

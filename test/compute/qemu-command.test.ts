@@ -29,7 +29,7 @@ test('a disk after an empty device is named by its place among the disks attache
   assert.throws(() => guestDevice(SPEC.devices, 1), /no disk at device 1/);
 });
 
-test('the QEMU command: daemonized and paused, QMP and serial sockets, virtio disks in order, the root disk kernel and the network', () => {
+test('the QEMU command: daemonized and paused, QMP and serial sockets, a virtio RNG, virtio disks in order, the root disk kernel and the network', () => {
   const files = machineFiles('/data,dir/compute', 'node-7');
   const network = { qemuArgs: ['-netdev', 'user,id=net0'], launchPrefix: ['ip', 'netns', 'exec', 'cumulo'], ports: [] };
   const command = qemuCommand({
@@ -43,6 +43,7 @@ test('the QEMU command: daemonized and paused, QMP and serial sockets, virtio di
   const text = command.join(' ');
   assert.deepEqual(command.slice(0, 5), ['ip', 'netns', 'exec', 'cumulo', 'qemu-system-x86_64']);
   assert.match(text, / -accel tcg -smp 2 -m 512 /);
+  assert.match(text, / -device virtio-rng-pci /, 'the guest has entropy from the host');
   assert.match(text, / -S -daemonize -pidfile \/data,dir\/compute\/machines\/node-7\/qemu\.pid /);
   assert.match(text, / -qmp unix:\/data,,dir\/compute\/machines\/node-7\/qmp\.sock,server=on,wait=off /);
   assert.match(

@@ -24,10 +24,12 @@ const SETTINGS: DeploySettings = {
   firstBoot: { script: '#!/bin/sh\ntrue\n', env: { NAME: "o'brien" } },
 };
 
-/** A small Debian-like root filesystem: /etc/shadow owned by group shadow (42), ifupdown's interfaces file. */
+/** A small Debian-like root filesystem: /etc/shadow owned by group shadow (42), ifupdown's interfaces file, an OpenSSH server without host keys. */
 async function debianLikeImage(dir: string): Promise<string> {
   const root = path.join(dir, 'root');
   fs.mkdirSync(path.join(root, 'etc/network'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'etc/ssh'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'etc/ssh/sshd_config'), 'Include /etc/ssh/sshd_config.d/*.conf\n');
   fs.writeFileSync(path.join(root, 'etc/shadow'), 'root:*:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n', { mode: 0o640 });
   fs.chownSync(path.join(root, 'etc/shadow'), 0, 42);
   fs.writeFileSync(path.join(root, 'etc/network/interfaces'), 'source /etc/network/interfaces.d/*\n');
@@ -35,6 +37,28 @@ async function debianLikeImage(dir: string): Promise<string> {
   const image = path.join(dir, 'image.ext4');
   await exec('mke2fs', ['-q', '-t', 'ext4', '-d', root, image, '16M']);
   return image;
+}
+
+/**
+ * The SSH host keys on the disk by type, their fingerprints: each a key pair (the public key is the
+ * private key's), root's alone to read, named for the host.
+ */
+async function sshHostKeys(dir: string, disk: string): Promise<Record<string, string>> {
+  const fingerprints: Record<string, string> = {};
+  for (const type of ['rsa', 'ecdsa', 'ed25519']) {
+    const name = `/etc/ssh/ssh_host_${type}_key`;
+    if ((await statExt4File(disk, name)) === undefined) continue;
+    assert.deepEqual(await statExt4File(disk, name), { mode: 0o600, uid: 0, gid: 0 });
+    assert.deepEqual(await statExt4File(disk, `${name}.pub`), { mode: 0o644, uid: 0, gid: 0 });
+    const key = path.join(dir, `host-${type}`);
+    fs.writeFileSync(key, (await readExt4File(disk, name)) ?? '', { mode: 0o600 });
+    const publicKey = (await readExt4File(disk, `${name}.pub`)) ?? '';
+    assert.match(publicKey, / root@node-two\n$/);
+    const derived = (await exec('ssh-keygen', ['-y', '-f', key])).stdout.split(' ').slice(0, 2).join(' ');
+    assert.equal(derived, publicKey.split(' ').slice(0, 2).join(' '), `the ${type} public key is the private key's`);
+    fingerprints[type] = (await exec('ssh-keygen', ['-l', '-f', key])).stdout;
+  }
+  return fingerprints;
 }
 
 async function blockCount(file: string): Promise<number> {
@@ -69,8 +93,8 @@ test(
 );
 
 test(
-  'deploying a gzip root filesystem grows it to the disk and writes every setting, keeping the owner of the files it replaces',
-  needs('mke2fs', 'debugfs'),
+  'deploying a gzip root filesystem grows it to the disk and writes every setting, keeping the owner of the files it replaces, with SSH host keys of its own',
+  needs('mke2fs', 'debugfs', 'ssh-keygen'),
   async (t) => {
     const dir = tempDir(t);
     const image = await debianLikeImage(dir);
@@ -108,11 +132,14 @@ test(
     assert.deepEqual(await statExt4File(file, '/root/.ssh'), { mode: 0o700, uid: 0, gid: 0 });
     assert.deepEqual(await statExt4File(file, '/etc/cumulo/firstboot'), { mode: 0o700, uid: 0, gid: 0 });
     assert.equal(await readExt4File(file, '/etc/cumulo/firstboot.env'), 'NAME="o\'brien"\n');
+    const hostKeys = await sshHostKeys(dir, file);
+    assert.deepEqual(Object.keys(hostKeys), ['rsa', 'ecdsa', 'ed25519'], 'host keys of its own for its OpenSSH server');
 
     // Done again, it starts over: an image without a kernel leaves none, a raw image is copied sparse.
     await store.deploy(disk, { disk: image, format: 'raw' }, { ...SETTINGS, firstBoot: undefined });
     assert.deepEqual(fs.readdirSync(folder), ['disk.img']);
     assert.equal(await readExt4File(file, '/etc/cumulo/firstboot'), undefined);
+    assert.notEqual((await sshHostKeys(dir, file)).ed25519, hostKeys.ed25519, 'a new disk, new host keys');
     assert.ok(fs.statSync(file).blocks * 512 < (48 * MIB) / 2);
 
     await assert.rejects(

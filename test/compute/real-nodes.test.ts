@@ -132,16 +132,20 @@ test(
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal((await cloud.api('DELETE', `/v4/node/instances/${doomed}`)).status, 200);
     const machineDir = path.join(cloud.dataDir, 'compute', 'machines', `node-${doomed}`);
+    const kept = ((await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[])
+      .map((d) => `disk-${d.id}`)
+      .sort();
+    const diskFolders = () => fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks')).sort();
+    // The delete's work removes the machine, then the disks' files: each may still be under way.
     const deadline = Date.now() + 60_000;
-    while ((fs.existsSync(machineDir) || (await qemuRunning(`node-${doomed}`))) && Date.now() < deadline) {
+    while (
+      (fs.existsSync(machineDir) || (await qemuRunning(`node-${doomed}`)) || diskFolders().length !== kept.length) &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 250));
     }
     assert.equal(await qemuRunning(`node-${doomed}`), false, 'a machine outlived its deleted node');
     assert.ok(!fs.existsSync(machineDir));
-    const diskFolders = fs.readdirSync(path.join(cloud.dataDir, 'compute', 'disks'));
-    const kept = ((await cloud.api('GET', `/v4/node/instances/${id}/disks`)).body.data as { id: number }[]).map(
-      (d) => `disk-${d.id}`,
-    );
-    assert.deepEqual(diskFolders.sort(), kept.sort(), 'only the first node has disk files');
+    assert.deepEqual(diskFolders(), kept, 'only the first node has disk files');
   },
 );

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -36,6 +37,7 @@ export interface Watched {
   context: BrowserContext;
   /** Lets one failing request through the watch: a test that sends bad input on purpose says which. */
   expectFailure(method: string, pathPart: string, status: number): void;
+  /** A full-page screenshot's file; '' on PostgreSQL, where none is taken. */
   shot(name: string): Promise<string>;
 }
 
@@ -89,6 +91,8 @@ export async function watchedPage(
     context,
     expectFailure: (method, pathPart, status) => expected.push({ method, pathPart, status }),
     async shot(name) {
+      // As shotBothWidths: pages are shot once, on the embedded database.
+      if (prefix.startsWith('postgres')) return '';
       const file = path.join(SCREENSHOTS, `${prefix}-${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
       return file;
@@ -111,4 +115,67 @@ export async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.keyboard.type(ADMIN_PASSWORD);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+}
+
+/** Answers the confirmation dialog titled `title` with its `action` button (the dialog then closes). */
+export async function confirmDialog(page: Page, title: RegExp | string, action: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: action, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Waits for a toast saying `text` (a failure's toast when `kind` is 'failed'). */
+export async function toast(page: Page, text: RegExp | string, kind: 'done' | 'failed' = 'done'): Promise<void> {
+  await page.locator(`.toast[data-kind="${kind}"]`, { hasText: text }).first().waitFor();
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(path.join(path.dirname(require.resolve('axe-core')), 'axe.min.js'), 'utf8');
+
+/**
+ * The page's serious and critical accessibility violations, by axe-core (WCAG 2.1 A and AA rules), as
+ * `rule: target` lines. axe runs through the DevTools protocol, which the console's CSP does not govern.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(`axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
+  return (violations as { id: string; impact: string; targets: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.slice(0, 3).join(', ')}`);
+}
+
+/** Fails the test on any serious or critical violation axe-core finds on the page as it is now. */
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  assert.deepEqual(await accessibilityProblems(page), [], `axe-core on ${where}`);
+}
+
+/** The two widths every page is shown at in the screenshots: a desktop and a phone. */
+export const WIDTHS = [
+  { name: '1440', width: 1440, height: 900 },
+  { name: '390', width: 390, height: 844 },
+] as const;
+
+/**
+ * Screenshots of the page as it is now at 1440 and 390 px (`<prefix>-<name>-1440.png`, `-390.png`,
+ * under SCREENSHOTS), each also checked by axe-core; the page's own size is put back after.
+ */
+export async function shotBothWidths(page: Page, prefix: string, name: string): Promise<string[]> {
+  // A page draws the same on either database: it is shot and checked once, on the embedded one (the
+  // tests' `${dialect}-…` prefix), which keeps the suite's time for the behaviour checked on both.
+  if (prefix.startsWith('postgres')) return [];
+  const before = page.viewportSize();
+  const files: string[] = [];
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const { name: width, ...size } of WIDTHS) {
+    await page.setViewportSize(size);
+    const file = path.join(SCREENSHOTS, `${prefix}-${name}-${width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await assertAccessible(page, `${name} at ${width} px`);
+    files.push(file);
+  }
+  if (before) await page.setViewportSize(before);
+  return files;
 }

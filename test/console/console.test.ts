@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DIALECTS, tempDir } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
-import { consoleServer, launch, signIn, watchedPage } from './browser.ts';
+import { confirmDialog, consoleServer, launch, signIn, toast, watchedPage } from './browser.ts';
 
 const LIVE = { timeout: 60_000 };
 
@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
     });
     after(async () => {
       for (const fn of cleanups.reverse()) await fn();
-      for (const file of shots) assert.ok(fs.statSync(file).size > 10_000, `${file} is a real screenshot`);
+      for (const file of shots.filter(Boolean)) assert.ok(fs.statSync(file).size > 10_000, `${file} is a real screenshot`);
     });
 
     test('sign in, create a node and watch it reach running, shut it down, boot it, delete it', async (t) => {
@@ -65,6 +65,8 @@ for (const dialect of DIALECTS) {
       shots.push(await shot('running'));
 
       await page.getByRole('button', { name: 'Shut down' }).click();
+      await confirmDialog(page, /^Shut down web-1\?$/, 'Shut down');
+      await toast(page, 'Shutting down');
       await headStatus(page, 'offline');
       await page.getByRole('button', { name: 'Boot', exact: true }).click();
       await headStatus(page, 'running');
@@ -74,17 +76,18 @@ for (const dialect of DIALECTS) {
       await row.getByText('running').waitFor();
       await row.getByText('us-east').waitFor();
       await page.getByLabel('Label contains').fill('nothing-like-it');
-      await page.getByText('No nodes yet.').waitFor();
+      await page.getByText('No node matches these filters.').waitFor();
       await page.getByLabel('Label contains').fill('web');
       await row.waitFor();
       shots.push(await shot('list'));
 
       await row.getByRole('link', { name: 'web-1' }).click();
-      page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await confirmDialog(page, /^Delete web-1\?$/, 'Delete');
       await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+      await toast(page, 'Node web-1 deleted');
       await page.getByLabel('Label contains').fill('web-1');
-      await page.getByText('No nodes yet.').waitFor(LIVE);
+      await page.getByText('No node matches these filters.').waitFor(LIVE);
     });
 
     test('a firewall: a bad rule is refused at its field, a good one is added, a node joins it', async (t) => {
@@ -98,6 +101,7 @@ for (const dialect of DIALECTS) {
       await page.getByRole('heading', { name: 'behind-fw' }).waitFor();
 
       await page.getByRole('link', { name: 'Firewalls' }).click();
+      await page.getByRole('link', { name: 'Create a firewall' }).click();
       await page.getByLabel('Label').fill('edge');
       await page.getByRole('button', { name: 'Create firewall' }).click();
       await page.getByRole('heading', { name: 'edge' }).waitFor();
@@ -116,8 +120,9 @@ for (const dialect of DIALECTS) {
       await form.getByLabel('Ports').fill('22');
       await form.getByRole('button', { name: 'Add rule' }).click();
       const rules = page.getByRole('table', { name: 'Inbound rules' });
-      await rules.getByText('ACCEPT TCP 22 from 0.0.0.0/0').waitFor();
-      await rules.getByText('ssh-in').waitFor();
+      const row = rules.getByRole('row', { name: /ssh-in/ });
+      await row.getByText('0.0.0.0/0, ::/0').waitFor();
+      assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 4), ['ssh-in', 'ACCEPT', 'TCP', '22']);
 
       await page.getByRole('form', { name: 'Add a node' }).getByLabel('Node').selectOption({ label: 'behind-fw' });
       await page.getByRole('button', { name: 'Add node' }).click();
@@ -129,14 +134,15 @@ for (const dialect of DIALECTS) {
       const { page, shot } = await watchedPage(t, browser, `${dialect}-domain`);
       await signIn(page, server.baseUrl);
       await page.getByRole('link', { name: 'Domains' }).click();
+      await page.getByRole('link', { name: 'Add a domain' }).click();
       await page.getByLabel('Domain', { exact: true }).fill('console-test.example');
       await page.getByLabel('SOA email').fill('hostmaster@console-test.example');
-      await page.getByRole('button', { name: 'Create domain' }).click();
+      await page.getByRole('button', { name: 'Add domain' }).click();
       await page.getByRole('heading', { name: 'console-test.example' }).waitFor();
       const form = page.getByRole('form', { name: 'Add a record' });
       await form.getByLabel('Type').selectOption('TXT');
       await form.getByLabel('Name').fill('_acme-challenge');
-      await form.getByLabel('Target').fill('token-from-the-console');
+      await form.getByLabel('Text').fill('token-from-the-console');
       await form.getByRole('button', { name: 'Add record' }).click();
       await page.getByRole('table', { name: 'Records' }).getByText('token-from-the-console').waitFor();
       await page.locator('pre.zone', { hasText: '_acme-challenge' }).waitFor();
@@ -180,7 +186,7 @@ for (const dialect of DIALECTS) {
       await bar.waitFor();
       for (let value = 0; value < 20; value = Number(await bar.getAttribute('value'))) await page.waitForTimeout(25);
       shots.push(await shot('uploading'));
-      await page.getByRole('status').getByText('Uploaded uploaded-from-console').waitFor(LIVE);
+      await page.locator('.toast[data-kind="done"]', { hasText: 'Uploaded uploaded-from-console' }).waitFor(LIVE);
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
         latency: 0,
@@ -191,7 +197,8 @@ for (const dialect of DIALECTS) {
       assert.equal(seen.at(-1), 100, `the bar ends full: ${seen}`);
       assert.ok(seen.filter((v) => v > 0 && v < 100).length >= 3, `the bar moved through the upload: ${seen}`);
       const row = page.getByRole('table', { name: 'Your images' }).getByRole('row', { name: /uploaded-from-console/ });
-      await row.waitFor();
+      // The list follows the image from pending upload to available, without the page being read again.
+      await row.locator('.status', { hasText: /^available$/ }).waitFor(LIVE);
       shots.push(await shot('uploaded'));
     });
 

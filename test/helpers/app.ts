@@ -105,7 +105,7 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
   });
   t.after(() => runtime.close());
   // After the runtime's close: nothing uses the database any more.
-  if (database) t.after(database.drop);
+  if (database) t.after(database.release);
   const app = runtime.app;
   if (!app) throw new Error('no app');
   return {

@@ -248,4 +248,5 @@ export const VALID_BODIES: Record<string, unknown> = {
   createManagedCredential: { label: 'matrix', password: 'matrix-secret' },
   updateManagedCredentialUsernamePassword: { password: 'matrix-secret' },
   createTag: { label: 'matrix-tag' },
+  setAccountUserPassword: { password: 'matrix-pass-1' },
 };

@@ -119,13 +119,14 @@ for (const dialect of DIALECTS) {
       await sql`create table job_runs (job_id integer not null)`.execute(ctx.db);
       const slow = gatedKind('test.slow', true);
       await enqueueJob(ctx.db, ctx.clock, { kind: 'test.slow' });
-      const worker = new Worker(ctx, [slow.handler], { pollMs: 5, leaseMs: 90 });
+      // Renewed every 200 ms: a loaded machine may stall the event loop for tens of milliseconds, not 600.
+      const worker = new Worker(ctx, [slow.handler], { pollMs: 5, leaseMs: 600 });
       worker.start();
       await until(() => slow.started.length === 1, 'the job runs');
       // Longer than the lease: without renewal a second worker could claim the job now.
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 1500));
       const quick: JobHandler = { kind: 'test.slow', async run() {} };
-      const rival = new Worker(ctx, [quick], { pollMs: 5, leaseMs: 90 });
+      const rival = new Worker(ctx, [quick], { pollMs: 5, leaseMs: 600 });
       assert.equal(await rival.runOne(), false, 'the job is still leased');
       slow.open();
       await worker.stop();

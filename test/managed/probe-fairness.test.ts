@@ -10,7 +10,11 @@ import { startSilentServer, startWebServer } from './probe-servers.ts';
 for (const dialect of DIALECTS) {
   describe(`probes of several accounts [${dialect}]`, () => {
     test("one account's hanging probes leave worker slots for another account's", async (t) => {
-      const app = await buildTestApp(t, { dialect, config: { ...LOOPBACK_EGRESS, workerParallel: 4 } });
+      // The next round a day later (86 s at the tests' time scale): the fresh service's first probe is counted alone.
+      const app = await buildTestApp(t, {
+        dialect,
+        config: { ...LOOPBACK_EGRESS, workerParallel: 4, managedProbeIntervalSec: 86_400 },
+      });
       const { ctx } = app.runtime;
       const silent = await startSilentServer(t);
       const web = await startWebServer(t);

@@ -1,182 +1,85 @@
-import { useState } from 'react';
-import { api } from '../api.ts';
-import { useLoad, usePaged } from '../hooks.ts';
-import { Field, FormErrors, LoadError, Pager, Table, useAction, useSubmit, when } from '../ui.tsx';
+import { useAccess } from '../access.tsx';
+import { AuthorizedAppsPage } from './account/apps.tsx';
+import { OAuthClientDetail, OAuthClientsList } from './account/oauth-clients.tsx';
+import { SshKeysPage } from './account/ssh-keys.tsx';
+import { TokensPage } from './account/tokens.tsx';
+import { UserDetail } from './account/user-detail.tsx';
+import { UsersList } from './account/users.tsx';
+import './account/account.css';
 
-interface User {
-  username: string;
-  email: string;
-  restricted: boolean;
-}
-interface Token {
-  id: number;
-  label: string;
-  scopes: string;
-  created: string;
-  expiry: string | null;
-  token: string;
-}
-interface Grants {
-  global: Record<string, unknown>;
-  [kind: string]: unknown;
-}
+/**
+ * The account's pages: the address's part after `#/account/`, the menu's text, and who may see it:
+ * users are for unrestricted users only (the API refuses them to any restricted user), OAuth clients
+ * for users with account access, the rest are every user's own.
+ */
+const PAGES = [
+  { key: 'users', title: 'Users', who: 'unrestricted' },
+  { key: 'tokens', title: 'API tokens', who: 'anyone' },
+  { key: 'ssh-keys', title: 'SSH keys', who: 'anyone' },
+  { key: 'apps', title: 'Authorized apps', who: 'anyone' },
+  { key: 'oauth-clients', title: 'OAuth clients', who: 'account' },
+] as const;
 
-function GrantsOf({ username }: { username: string }) {
-  const grants = useLoad(() => api.get<Grants>(`/account/users/${encodeURIComponent(username)}/grants`), [username]);
-  if (grants.error) return <LoadError error={grants.error} />;
-  if (!grants.data) return <p className="muted">Loading…</p>;
-  const global = Object.entries(grants.data.global)
-    .map(([k, v]) => `${k}: ${String(v)}`)
-    .join(', ');
-  const entities = Object.entries(grants.data)
-    .filter(([k]) => k !== 'global')
-    .flatMap(([kind, list]) =>
-      (list as { id: number; label: string; permissions: string | null }[])
-        .filter((g) => g.permissions)
-        .map((g) => `${kind} ${g.label}: ${g.permissions}`),
-    );
+type Who = (typeof PAGES)[number]['who'];
+
+function AccountMenu({ current, sees }: { current: string; sees: (who: Who) => boolean }) {
   return (
-    <div className="grants">
-      <p>
-        <strong>Global:</strong> {global}
-      </p>
-      <p>
-        <strong>Entities:</strong> {entities.join('; ') || 'none'}
-      </p>
-    </div>
+    <nav className="account-menu" aria-label="Account">
+      {PAGES.filter((p) => sees(p.who)).map((p) => (
+        <a key={p.key} href={`#/account/${p.key}`} aria-current={current === p.key ? 'page' : undefined}>
+          {p.title}
+        </a>
+      ))}
+    </nav>
   );
 }
 
-export function AccountPage() {
-  const users = usePaged<User & { id?: number }>('/account/users');
-  const tokens = usePaged<Token>('/profile/tokens');
-  const [shown, setShown] = useState<string | null>(null);
-  const [userForm, setUserForm] = useState({ username: '', email: '', restricted: false });
-  const [tokenForm, setTokenForm] = useState({ label: '', scopes: '*' });
-  const [newToken, setNewToken] = useState('');
-  const addUser = useSubmit(async () => {
-    await api.post('/account/users', userForm);
-    setUserForm({ username: '', email: '', restricted: false });
-    users.reload();
-  });
-  const addToken = useSubmit(async () => {
-    const created = await api.post<Token>('/profile/tokens', tokenForm);
-    setNewToken(created.token);
-    tokens.reload();
-  });
-  const revoke = useAction(async (id: number) => {
-    await api.del(`/profile/tokens/${id}`);
-    tokens.reload();
-  });
+/** What a user without account access sees at an account-wide page: no list it may not read. */
+function NotYours({ what }: { what: string }) {
   return (
     <section>
-      <h1>Account</h1>
-      <h2>Users</h2>
-      <LoadError error={users.error} />
-      <Table
-        label="Users"
-        rows={users.data?.data}
-        rowKey={(u) => u.username}
-        empty="No users."
-        columns={[
-          { title: 'Username', cell: (u) => u.username },
-          { title: 'Email', cell: (u) => u.email },
-          { title: 'Restricted', cell: (u) => (u.restricted ? 'yes' : 'no') },
-          {
-            title: 'Grants',
-            cell: (u) =>
-              u.restricted ? (
-                <button type="button" className="small" onClick={() => setShown(shown === u.username ? null : u.username)}>
-                  {shown === u.username ? 'Hide grants' : 'Show grants'}
-                </button>
-              ) : (
-                'everything'
-              ),
-          },
-        ]}
-      />
-      <Pager page={users.data} setPage={users.setPage} />
-      {shown && <GrantsOf username={shown} />}
-      <h3>Add a user</h3>
-      <form onSubmit={addUser.onSubmit} className="grid" noValidate aria-label="Add a user">
-        <Field label="Username" name="username" error={addUser.error}>
-          {(p) => (
-            <input {...p} value={userForm.username} onChange={(e) => setUserForm({ ...userForm, username: e.target.value })} />
-          )}
-        </Field>
-        <Field label="Email" name="email" error={addUser.error}>
-          {(p) => (
-            <input
-              {...p}
-              type="email"
-              value={userForm.email}
-              onChange={(e) => setUserForm({ ...userForm, email: e.target.value })}
-            />
-          )}
-        </Field>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={userForm.restricted}
-            onChange={(e) => setUserForm({ ...userForm, restricted: e.target.checked })}
-          />{' '}
-          Restricted
-        </label>
-        <button type="submit" disabled={addUser.busy}>
-          Add user
-        </button>
-      </form>
-      <FormErrors error={addUser.error} fields={['username', 'email']} />
-      <h2>Your personal access tokens</h2>
-      <LoadError error={tokens.error} />
-      <Table
-        label="Tokens"
-        rows={tokens.data?.data}
-        empty="No tokens."
-        columns={[
-          { title: 'Label', cell: (t) => t.label },
-          { title: 'Scopes', cell: (t) => t.scopes },
-          { title: 'Created', cell: (t) => when(t.created) },
-          { title: 'Expires', cell: (t) => when(t.expiry) },
-          {
-            title: '',
-            cell: (t) => (
-              <button
-                type="button"
-                className="small danger"
-                onClick={() => revoke.run(t.id)}
-                aria-label={`Revoke token ${t.label}`}
-              >
-                Revoke
-              </button>
-            ),
-          },
-        ]}
-      />
-      <Pager page={tokens.data} setPage={tokens.setPage} />
-      <FormErrors error={revoke.error} />
-      <h3>New token</h3>
-      <form onSubmit={addToken.onSubmit} className="grid" noValidate aria-label="New token">
-        <Field label="Label" name="label" error={addToken.error}>
-          {(p) => (
-            <input {...p} value={tokenForm.label} onChange={(e) => setTokenForm({ ...tokenForm, label: e.target.value })} />
-          )}
-        </Field>
-        <Field label="Scopes" name="scopes" error={addToken.error} hint="* or nodes:read_write domains:read_only …">
-          {(p) => (
-            <input {...p} value={tokenForm.scopes} onChange={(e) => setTokenForm({ ...tokenForm, scopes: e.target.value })} />
-          )}
-        </Field>
-        <button type="submit" disabled={addToken.busy}>
-          Create token
-        </button>
-      </form>
-      {newToken && (
-        <p role="status">
-          The new token, shown only now: <code className="mono">{newToken}</code>
-        </p>
-      )}
-      <FormErrors error={addToken.error} fields={['label', 'scopes']} />
+      <h1>{what}</h1>
+      <p className="muted">
+        Your user has no access to the account's {what.toLowerCase()}: a user with full access can grant it.
+      </p>
     </section>
   );
+}
+
+/**
+ * The account section: `#/account/users`, `#/account/users/<name>`, `#/account/tokens`,
+ * `#/account/ssh-keys`, `#/account/apps`, `#/account/oauth-clients`, `#/account/oauth-clients/<id>`.
+ * Users and OAuth clients are the account's (read with account access); the rest are the user's own.
+ */
+export function AccountSection({ path }: { path: string[] }) {
+  const access = useAccess();
+  // The profile is still being read: neither the pages it opens nor the ones it closes are known yet.
+  if (!access.username) return <p className="muted">Loading…</p>;
+  const sees = (who: Who) => who === 'anyone' || (who === 'unrestricted' ? !access.restricted : access.canAccount('read_only'));
+  const [page = sees('unrestricted') ? 'users' : 'tokens', id] = path;
+  return (
+    <>
+      <AccountMenu current={page} sees={sees} />
+      <AccountPage page={page} id={id} sees={sees} />
+    </>
+  );
+}
+
+function AccountPage({ page, id, sees }: { page: string; id: string | undefined; sees: (who: Who) => boolean }) {
+  switch (page) {
+    case 'users':
+      if (!sees('unrestricted')) return <NotYours what="Users" />;
+      return id ? <UserDetail username={id} /> : <UsersList />;
+    case 'oauth-clients':
+      if (!sees('account')) return <NotYours what="OAuth clients" />;
+      return id ? <OAuthClientDetail id={id} /> : <OAuthClientsList />;
+    case 'tokens':
+      return <TokensPage />;
+    case 'ssh-keys':
+      return <SshKeysPage />;
+    case 'apps':
+      return <AuthorizedAppsPage />;
+    default:
+      return <p>There is no such account page. Pick one above.</p>;
+  }
 }

@@ -26,3 +26,8 @@ export function EventsPage() {
     </section>
   );
 }
+
+/** The events section: `#/events`. */
+export function EventsSection(_: { path: string[] }) {
+  return <EventsPage />;
+}

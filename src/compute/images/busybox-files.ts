@@ -22,6 +22,7 @@ export const INITRAMFS_MODULES = [
   'virtio_pci_legacy_dev',
   'virtio_pci_modern_dev',
   'virtio_pci',
+  'virtio-rng',
   'virtio_blk',
   'failover',
   'net_failover',

@@ -2,6 +2,7 @@ import type { DeploySettings } from '../driver.ts';
 import { environmentFile, FIRST_BOOT_ENV, FIRST_BOOT_SCRIPT, NETWORK_INTERFACES_DIR } from '../images/guest.ts';
 import { type Ext4File, readExt4File, statExt4File, withRootPassword, writeExt4Files } from './ext4-settings.ts';
 import { ifupdownInterfaces } from './guest-network.ts';
+import { newSshHostKeys } from './ssh-host-keys.ts';
 
 /** /etc/hosts with the machine's own name on 127.0.1.1 (Debian's convention), replacing an earlier one. */
 export function withHostsEntry(hosts: string, hostname: string): string {
@@ -24,8 +25,9 @@ export async function shadowWithRootPassword(image: string, hash: string): Promi
 
 /**
  * Writes the deploy-time settings into the ext filesystem in `image` (not mounted): hostname and
- * /etc/hosts, root's password hash and SSH keys, the interfaces' addresses (ifupdown stanzas) and the
- * first-boot script (guest.ts says what the image does with each).
+ * /etc/hosts, root's password hash and SSH keys, the interfaces' addresses (ifupdown stanzas), the
+ * first-boot script (guest.ts says what the image does with each) and SSH host keys where the image
+ * has an OpenSSH server without them.
  */
 export async function writeDeploySettings(image: string, settings: DeploySettings): Promise<void> {
   const { hostname } = settings;
@@ -47,5 +49,6 @@ export async function writeDeploySettings(image: string, settings: DeploySetting
       { path: FIRST_BOOT_ENV, content: environmentFile(settings.firstBoot.env), mode: 0o600 },
     );
   }
+  files.push(...(await newSshHostKeys(image, hostname)));
   await writeExt4Files(image, files);
 }

@@ -47,6 +47,7 @@ export interface QemuDriverOptions {
 
 /** After `quit`, how long QEMU may take to end before it is killed. */
 const QUIT_GRACE_MS = 10_000;
+const TCG_GRACE_FACTOR = 4;
 const CONSOLE_LINES_IN_ERRORS = 20;
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
@@ -170,6 +171,10 @@ export class QemuDriver implements ComputeDriver {
   async #afterEnd(machine: LiveMachine): Promise<void> {
     if (this.#live.get(machine.key) === machine) this.#live.delete(machine.key);
     await this.#cleanUp(machine.key, machine.files);
+    this.#log.info(
+      { machine: machine.key, reason: machine.shutdownReason ?? 'none', asked: machine.endAsked },
+      'compute: machine ended',
+    );
     if (!machine.endAsked) this.#onEvent?.({ key: machine.key, kind: machine.endKind() });
   }
 
@@ -340,13 +345,15 @@ export class QemuDriver implements ComputeDriver {
     if (!machine) return;
     machine.endAsked = true;
     const { qmp } = machine;
+    // A guest under TCG runs several times slower than under KVM, and so does its shutdown.
+    const graceMs = (await this.accelerator()).accel === 'tcg' ? options.graceMs * TCG_GRACE_FACTOR : options.graceMs;
     if (qmp) {
       await qmp.execute('system_powerdown').catch(() => {});
-      if (!(await within(machine.gone, options.graceMs))) {
+      if (!(await within(machine.gone, graceMs))) {
         qmp.execute('quit').catch(() => {});
         if (!(await within(machine.gone, QUIT_GRACE_MS))) await this.#kill(machine);
       }
-    } else if (!(await within(machine.gone, options.graceMs))) {
+    } else if (!(await within(machine.gone, graceMs))) {
       await this.#kill(machine);
     }
     await this.#ended.get(key);

@@ -138,6 +138,11 @@ export class LiveMachine {
     this.#markGone();
   }
 
+  /** Why QEMU said it shut down (QMP SHUTDOWN: `guest-shutdown`, `host-qmp-quit`, …); null when it did not say. */
+  get shutdownReason(): string | null {
+    return this.#shutdownReason;
+  }
+
   /** What the end was, unasked: a panic or an end without a shutdown is a crash. */
   endKind(): ComputeEvent['kind'] {
     if (this.#panicked || this.#shutdownReason === 'guest-panic') return 'crashed';

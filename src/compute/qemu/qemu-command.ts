@@ -51,6 +51,9 @@ export function qemuCommand(launch: QemuLaunch): string[] {
   );
   // The guest reports a kernel panic through it (QMP GUEST_PANICKED).
   args.push('-device', 'pvpanic');
+  // Entropy from the host: without it an emulated guest waits seconds at boot for its first random
+  // numbers (SSH host keys, systemd's seed).
+  args.push('-device', 'virtio-rng-pci');
   launch.disks.forEach((disk, index) => {
     args.push('-drive', `file=${optionValue(disk)},if=none,id=disk${index},format=raw,discard=unmap`);
     const bootIndex = launch.kernelBoot === null && index === 0 ? ',bootindex=0' : '';

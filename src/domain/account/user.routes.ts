@@ -4,10 +4,11 @@ import { pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { GrantsSchema, UpdateGrantsBody } from './grants.schema.ts';
 import { getUserGrants, updateUserGrants } from './grants.service.ts';
+import { PasswordBody } from './password.ts';
 import { actorOf } from './principal.ts';
 import { access, principalOf } from './route-access.ts';
 import { CreateUserBody, UpdateUserBody, UserParams, UserSchema } from './user.schema.ts';
-import { createUser, deleteUser, getUser, getUsers, updateUser } from './user.service.ts';
+import { createUser, deleteUser, getUser, getUsers, setAccountUserPassword, updateUser } from './user.service.ts';
 
 const tags = ['Account'];
 const read = access('account:read_only', 'unrestricted');
@@ -68,6 +69,25 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await deleteUser(ctx, actorOf(principalOf(request)), request.params.username);
+      return {};
+    },
+  );
+  // An extension: the reference has no way to set a user's password (its sign-in is elsewhere).
+  app.post(
+    '/account/users/:username/password',
+    {
+      schema: {
+        operationId: 'setAccountUserPassword',
+        tags,
+        summary: "Set or replace a user's password for signing in (only its scrypt hash is kept)",
+        params: UserParams,
+        body: PasswordBody,
+        response: { 200: Empty },
+      },
+      config: { access: write },
+    },
+    async (request) => {
+      await setAccountUserPassword(ctx, actorOf(principalOf(request)), request.params.username, request.body.password);
       return {};
     },
   );

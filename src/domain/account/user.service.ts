@@ -133,6 +133,16 @@ export async function setUserPassword(ctx: Context, username: string, password: 
   await updateUserRow(ctx.db, user.account_id, user.id, { password_hash: hash });
 }
 
+/** Sets a password for a user of the actor's account (404 for another account's), with a user_update event. */
+export async function setAccountUserPassword(ctx: Context, actor: Actor, username: string, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await inTransaction(ctx.db, async (trx) => {
+    const user = await existingUser(trx, actor.accountId, username);
+    await updateUserRow(trx, actor.accountId, user.id, { password_hash: hash });
+    await recordEvent(trx, ctx, actor, { action: 'user_update', entity: entityOf(user) });
+  });
+}
+
 /**
  * The user a username and password sign in as, or null. The check takes as long for an unknown
  * username, or a user with no password, as for a wrong password (see verifyPassword).

@@ -8,7 +8,7 @@ import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
-import { removeTags, sameTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { removeTags, retag } from '../tags/tag.service.ts';
 import { deleteDomainRow, findDomainsOfAccount, listDomains } from './domain.repository.ts';
 import type { CreateDomain, Domain, UpdateDomain, ZoneFile } from './domain.schema.ts';
 import { domainEntity, domainFor, domainIdOf } from './domain-access.ts';
@@ -52,10 +52,7 @@ async function replaceTags(
   tags: string[],
   now: string,
 ) {
-  const current = (await tagsOf(db, row.account_id, 'domain', [row.id])).get(row.id) ?? [];
-  if (sameTags(current, tags)) return;
-  if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-  await setTags(db, row.account_id, 'domain', row.id, tags, now, ctx.config.limitTags);
+  await retag(db, principal.restricted, row.account_id, 'domain', row.id, tags, now, ctx.config.limitTags);
 }
 
 /**

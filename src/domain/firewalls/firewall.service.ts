@@ -11,7 +11,7 @@ import { assertUnderLimit } from '../account/limits.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
-import { removeTags, sameTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { removeTags, retag, setTags } from '../tags/tag.service.ts';
 import {
   countFirewalls,
   deleteFirewallRow,
@@ -112,13 +112,11 @@ export async function updateFirewall(ctx: Context, principal: Principal, id: num
     const row = await firewallFor(trx, scopeOf(principal), id, 'read_write');
     const now = toTimestamp(ctx.clock.nowMs());
     const actions: EventAction[] = [];
-    if (body.tags !== undefined) {
-      const current = (await tagsOf(trx, row.account_id, 'firewall', [row.id])).get(row.id) ?? [];
-      if (!sameTags(current, body.tags)) {
-        if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-        await setTags(trx, row.account_id, 'firewall', row.id, body.tags, now, ctx.config.limitTags);
-        actions.push('firewall_update');
-      }
+    if (
+      body.tags !== undefined &&
+      (await retag(trx, principal.restricted, row.account_id, 'firewall', row.id, body.tags, now, ctx.config.limitTags))
+    ) {
+      actions.push('firewall_update');
     }
     const label = body.label !== undefined && body.label !== row.label ? body.label : undefined;
     if (label !== undefined) {

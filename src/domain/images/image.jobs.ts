@@ -4,6 +4,7 @@ import type { OperationHandler } from '../../jobs/operation.ts';
 import type { TransitionKind } from '../../jobs/transitions.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
+import { removeTags } from '../tags/tag.service.ts';
 import {
   deleteImageRow,
   findExpiredAutomaticImages,
@@ -38,6 +39,7 @@ async function removeImage({ trx, ctx }: JobContext, row: ImageRow): Promise<voi
   if (row.account_id === null) return;
   await deleteImageRow(trx, row.num, row.id);
   await revokeEntityGrants(trx, row.account_id, 'image', row.num);
+  await removeTags(trx, row.account_id, 'image', row.num);
   // A capture that failed may have stored part of its files under the key it was writing.
   const key = row.blob_key ?? (row.status === 'creating' ? capturedImageKey(row.account_id, row.num) : null);
   if (key !== null) await deleteImageBlobs(ctx.blobs, key);

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
+import { TagLabel } from '../nodes/node.schema.ts';
 
 export const IMAGE_STATUSES = ['creating', 'pending_upload', 'available'] as const;
 export const IMAGE_TYPES = ['manual', 'automatic'] as const;
@@ -32,7 +33,7 @@ export const ImageSchema = Type.Object({
   regions: Type.Array(Type.Object({ region: Type.String(), status: StringEnum(IMAGE_REGION_STATUSES) })),
   /** Storage the image takes across its regions, in MB. */
   total_size: Type.Integer(),
-  /** Images take no tags here; always empty. */
+  /** A private image's tags, sorted; public images have none. */
   tags: Type.Array(Type.String()),
 });
 export type Image = Static<typeof ImageSchema>;
@@ -66,12 +67,13 @@ export const ImageUploadSchema = Type.Object({
 export type ImageUpload = Static<typeof ImageUploadSchema>;
 
 /**
- * Label and description change; `status` is accepted only as its current value (the reference's
+ * Label, description and tags change; `status` is accepted only as its current value (the reference's
  * body is the whole image, and clients send it back). The other image fields are read-only and ignored.
  */
 export const UpdateImageBody = Type.Object({
   label: Type.Optional(ImageLabel),
   description: Type.Optional(Nullable(ImageDescription)),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
   status: Type.Optional(StringEnum(IMAGE_STATUSES)),
 });
 export type UpdateImage = Static<typeof UpdateImageBody>;

@@ -10,6 +10,7 @@ import { entityFor } from '../account/entity-access.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { type EntityRef, type EventActor, type EventSpec, recordEvent } from '../events/event.service.ts';
+import { removeTags, retag, tagsOf } from '../tags/tag.service.ts';
 import {
   deleteImageRow,
   findImageOfAccount,
@@ -22,7 +23,8 @@ import { type Image, PUBLIC_IMAGE_PREFIX, type UpdateImage } from './image.schem
 import { deleteImageBlobs } from './image-files.ts';
 import { imageKind } from './image-kind.ts';
 
-export function imageRowToImage(row: ImageRow): Image {
+/** An image as the API shows it, with its tags (a new image, or a public one, has none). */
+export function imageRowToImage(row: ImageRow, tags: string[] = []): Image {
   return {
     id: row.id,
     label: row.label,
@@ -40,7 +42,7 @@ export function imageRowToImage(row: ImageRow): Image {
     status: row.status as Image['status'],
     regions: row.region === null ? [] : [{ region: row.region, status: REGION_STATUS[row.status as Image['status']] }],
     total_size: row.size,
-    tags: [],
+    tags,
   };
 }
 
@@ -91,16 +93,24 @@ export async function scheduleImageOperation(
   });
 }
 
+/** The tags of the account's private images among `rows`, by image number. */
+async function tagsOfImages(db: Kysely<Database>, scope: AccountScope | null, rows: readonly ImageRow[]) {
+  const nums = rows.filter((r) => r.account_id !== null).map((r) => r.num);
+  return scope ? tagsOf(db, scope.accountId, 'image', nums) : new Map<number, string[]>();
+}
+
 /** Public images, plus the caller's private ones when the request carries a token (scope non-null). */
 export async function getImages(ctx: Context, scope: AccountScope | null, request: PageRequest) {
-  return mapPage(await listVisibleImages(ctx.db, scope, request), imageRowToImage);
+  const page = await listVisibleImages(ctx.db, scope, request);
+  const tags = await tagsOfImages(ctx.db, scope, page.data);
+  return mapPage(page, (row) => imageRowToImage(row, tags.get(row.num)));
 }
 
 /** Another account's private image is reported missing, never forbidden. */
 export async function getImage(ctx: Context, scope: AccountScope | null, id: string): Promise<Image> {
   const row = await findVisibleImage(ctx.db, scope, id);
   if (!row) throw fail.notFound('Image not found');
-  return imageRowToImage(row);
+  return imageRowToImage(row, (await tagsOfImages(ctx.db, scope, [row])).get(row.num));
 }
 
 /**
@@ -122,15 +132,20 @@ export async function updateImage(ctx: Context, principal: Principal, id: string
     if (body.status !== undefined && body.status !== current.status) {
       throw fail.badRequest(`status is set by the service (this image is ${current.status}) and cannot be changed`, 'status');
     }
+    const now = toTimestamp(ctx.clock.nowMs());
+    const retagged =
+      body.tags !== undefined &&
+      (await retag(trx, principal.restricted, principal.accountId, 'image', current.num, body.tags, now, ctx.config.limitTags));
+    const tags = (await tagsOf(trx, principal.accountId, 'image', [current.num])).get(current.num) ?? [];
     const changes = {
       ...(body.label !== undefined ? { label: body.label } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
     };
-    if (Object.keys(changes).length === 0) return imageRowToImage(current);
-    const row = await updateImageRow(trx, current.num, { ...changes, updated: toTimestamp(ctx.clock.nowMs()) });
+    if (Object.keys(changes).length === 0 && !retagged) return imageRowToImage(current, tags);
+    const row = await updateImageRow(trx, current.num, { ...changes, updated: now });
     if (!row) throw fail.notFound('Image not found');
     await recordEvent(trx, ctx, actorOf(principal), { action: 'image_update', entity: imageEntityOf(row) });
-    return imageRowToImage(row);
+    return imageRowToImage(row, tags);
   });
 }
 
@@ -140,6 +155,7 @@ export async function deleteImage(ctx: Context, principal: Principal, id: string
     const current = await writableImage(trx, scopeOf(principal), id);
     await deleteImageRow(trx, current.num, current.id);
     await revokeEntityGrants(trx, principal.accountId, 'image', current.num);
+    await removeTags(trx, principal.accountId, 'image', current.num);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'image_delete', entity: imageEntityOf(current) });
     return current;
   });

@@ -14,7 +14,7 @@ import { removeNodeFromFirewalls } from '../firewalls/firewall-device.service.ts
 import { keepAutomaticImage } from '../images/automatic-image.service.ts';
 import { releaseNodeAddresses } from '../networking/node-addresses.service.ts';
 import { releaseStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
-import { removeTags, setTags, tagsOf } from '../tags/tag.service.ts';
+import { removeTags, retag } from '../tags/tag.service.ts';
 import { findBackupsOfNode } from './backups/backup.repository.ts';
 import { discardBackupCopies } from './backups/backup-copies.ts';
 import { discardMachine } from './compute/machine.jobs.ts';
@@ -105,23 +105,13 @@ export async function getNode(ctx: Context, scope: AccountScope, nodeId: number)
   return nodeRowToNode(row, ctx.catalog.type(row.type));
 }
 
-function sameTags(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...new Set(a)].sort();
-  const y = [...new Set(b)].sort();
-  return x.length === y.length && x.every((t, i) => t === y[i]);
-}
-
 /** Changes the updatable fields only (label, group, tags, alerts, backup schedule, watchdog); event node_update. */
 export async function updateNode(ctx: Context, principal: Principal, nodeId: number, body: UpdateNode): Promise<Node> {
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
     const now = toTimestamp(ctx.clock.nowMs());
     if (body.tags !== undefined) {
-      const current = (await tagsOf(trx, node.account_id, 'node', [node.id])).get(node.id) ?? [];
-      if (!sameTags(current, body.tags)) {
-        if (principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
-        await setTags(trx, node.account_id, 'node', node.id, body.tags, now, ctx.config.limitTags);
-      }
+      await retag(trx, principal.restricted, node.account_id, 'node', node.id, body.tags, now, ctx.config.limitTags);
     }
     if (body.label !== undefined && body.label !== node.label) await assertLabelFree(trx, node.account_id, body.label, node.id);
     const alerts = body.alerts ?? {};

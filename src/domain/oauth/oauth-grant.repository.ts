@@ -93,3 +93,14 @@ export async function revokeRefreshFamily(db: Kysely<Database>, family: string):
 export async function deleteExpiredRefreshTokens(db: Kysely<Database>, appId: number, now: string): Promise<void> {
   await db.deleteFrom('oauth_refresh_tokens').where('app_id', '=', appId).where('expiry', '<=', now).execute();
 }
+
+/** The grant family and client of the refresh token an access token was issued with; undefined for a personal token. */
+export function findFamilyOfAccessToken(db: Kysely<Database>, accessTokenHash: string) {
+  return db
+    .selectFrom('tokens')
+    .innerJoin('oauth_refresh_tokens', 'oauth_refresh_tokens.access_token_id', 'tokens.id')
+    .innerJoin('oauth_apps', 'oauth_apps.id', 'oauth_refresh_tokens.app_id')
+    .select(['oauth_refresh_tokens.family', 'oauth_apps.client_id'])
+    .where('tokens.token_hash', '=', accessTokenHash)
+    .executeTakeFirst();
+}

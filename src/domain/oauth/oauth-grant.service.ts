@@ -10,6 +10,7 @@ import { findClientById, type OAuthClientRow } from './oauth-client.repository.t
 import {
   codeState,
   findCode,
+  findFamilyOfAccessToken,
   findRefreshToken,
   insertCode,
   insertRefreshToken,
@@ -114,6 +115,25 @@ export async function revokeFamily(ctx: Context, clientId: string, family: strin
     await revokeTokens(trx, await revokeRefreshFamily(trx, family));
   });
   forgetCachedTokens(ctx);
+}
+
+/**
+ * RFC 7009: a client ends a sign-in with a token it holds. A refresh token, or an access token issued
+ * with one, ends its whole grant: every refresh token of the family and the access tokens issued with
+ * them. A token unknown, spent, expired or issued to another client is left alone, and the answer is
+ * the same (RFC 7009 2.2: nothing tells the caller whether the token was good).
+ */
+export async function revokeGrantOfToken(ctx: Context, clientId: string, token: string, hint: string | undefined): Promise<void> {
+  const tokenHash = hashToken(token);
+  const asRefresh = async () => {
+    const row = await findRefreshToken(ctx.db, tokenHash);
+    return row && { family: row.family, client_id: row.client_id };
+  };
+  const asAccess = () => findFamilyOfAccessToken(ctx.db, tokenHash);
+  const [first, second] = hint === 'access_token' ? [asAccess, asRefresh] : [asRefresh, asAccess];
+  const grant = (await first()) ?? (await second());
+  if (grant?.client_id !== clientId) return;
+  await revokeFamily(ctx, clientId, grant.family);
 }
 
 export interface TokenGrant {

@@ -9,11 +9,17 @@ import { userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
 import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from './console-client.ts';
 import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
-import { ACCESS_TOKEN_LIFETIME_S, activeClient, CODE_LIFETIME_S, REFRESH_TOKEN_LIFETIME_S } from './oauth-grant.service.ts';
+import {
+  ACCESS_TOKEN_LIFETIME_S,
+  activeClient,
+  CODE_LIFETIME_S,
+  REFRESH_TOKEN_LIFETIME_S,
+  revokeGrantOfToken,
+} from './oauth-grant.service.ts';
 import { type ModelOptions, type OAuthUser, oauthModel } from './oauth-model.ts';
 import { SignInAttempts } from './sign-in-attempts.ts';
 
-const { OAuthError, InvalidRequestError, ServerError } = OAuth2Server;
+const { OAuthError, InvalidClientError, InvalidRequestError, ServerError } = OAuth2Server;
 
 /** How the page and its POST end, besides the library's redirect. */
 class ShowSignIn extends Error {}
@@ -195,6 +201,28 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
+  // RFC 7009: the client authenticates as at the token endpoint (a public client by its id alone), and
+  // any token it sends is answered 200, revoked or not.
+  app.post('/revoke', { schema: { hide: true } }, async (request, reply) => {
+    const body: Form = { ...((request.body as Form | undefined) ?? {}) };
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    const repeated = repeatedParameter(body);
+    if (repeated) return tokenError(reply, new InvalidRequestError(`Invalid request: \`${repeated}\` is given more than once`));
+    const credentials = clientCredentials(request, body);
+    const client =
+      credentials && (await oauthModel(ctx, { endpoint: 'token' }).getClient(credentials.id, credentials.secret ?? ''));
+    if (!client) {
+      // RFC 6749 5.2: a client that tried HTTP authentication is told 401 with a challenge.
+      const basic = Boolean(request.headers.authorization);
+      if (basic) reply.header('www-authenticate', 'Basic realm="Service"');
+      return tokenError(reply, new InvalidClientError('Invalid client: client is invalid', basic ? { code: 401 } : {}));
+    }
+    const token = textOf(body.token);
+    if (!token) return tokenError(reply, new InvalidRequestError('Missing parameter: `token`'));
+    await revokeGrantOfToken(ctx, credentials.id, token, textOf(body.token_type_hint));
+    return reply.status(200).send();
+  });
+
   // What the framework or the rules of every request refuse (a body too large or nested too deep, a content
   // type it cannot read, the NUL character) answers as RFC 6749 5.2 says.
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -210,6 +238,22 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
       .send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: description });
   });
 };
+
+/** The client's id and secret: HTTP Basic (RFC 6749 2.3.1, each part form-encoded) or the body's fields. */
+function clientCredentials(request: FastifyRequest, body: Form): { id: string; secret: string | undefined } | null {
+  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+  if (basic?.[1]) {
+    const [id, secret] = Buffer.from(basic[1], 'base64').toString('utf8').split(':', 2);
+    if (id === undefined || secret === undefined) return null;
+    try {
+      return { id: decodeURIComponent(id.replace(/\+/g, ' ')), secret: decodeURIComponent(secret.replace(/\+/g, ' ')) };
+    } catch {
+      return null;
+    }
+  }
+  const id = textOf(body.client_id);
+  return id ? { id, secret: textOf(body.client_secret) } : null;
+}
 
 function tokenError(reply: FastifyReply, error: InstanceType<typeof OAuthError>) {
   return reply.status(error.code).send({ error: error.name, error_description: error.message });

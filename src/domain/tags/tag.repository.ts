@@ -7,7 +7,7 @@ import { listColumn } from '../../db/json-array.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 
-export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall';
+export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall' | 'image';
 
 /** Replaces the tags of one object, creating account tags that do not exist yet. */
 export async function setEntityTags(

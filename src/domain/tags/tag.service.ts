@@ -59,6 +59,27 @@ export async function setTags(
   await setEntityTags(db, accountId, entityType, entityId, labels, now);
 }
 
+/**
+ * Gives an object these tags when they are not already its own; a restricted user may not change
+ * an object's tags (the reference's rule). Whether they changed.
+ */
+export async function retag(
+  db: Kysely<Database>,
+  restricted: boolean,
+  accountId: number,
+  entityType: TaggedEntityType,
+  entityId: number,
+  labels: readonly string[],
+  now: string,
+  limit: number,
+): Promise<boolean> {
+  const current = (await findTagsOf(db, accountId, entityType, [entityId])).get(entityId) ?? [];
+  if (sameTags(current, labels)) return false;
+  if (restricted) throw fail.forbidden('Unauthorized: only unrestricted users may change tags');
+  await setTags(db, accountId, entityType, entityId, labels, now, limit);
+  return true;
+}
+
 /** Takes every tag off an object that goes away. */
 export function removeTags(
   db: Kysely<Database>,

@@ -4,7 +4,7 @@ export interface TagTable {
   created: string;
 }
 
-/** Which objects carry which tag; entity_type is node, domain, nodebalancer or volume. */
+/** Which objects carry which tag; entity_type is node, domain, nodebalancer, volume, firewall or image (by its num). */
 export interface EntityTagTable {
   account_id: number;
   tag: string;

@@ -13,10 +13,8 @@ const MONTH_S = 30 * 86_400;
 /** Transfer quotas are counted in GiB. */
 export const GIB = 2 ** 30;
 
-export const SERIES = [
-  'cpu',
-  'io',
-  'swap',
+/** The traffic series, by family, public and private, in and out: a sample's counters have the same names. */
+export const TRAFFIC_SERIES = [
   'v4_in',
   'v4_out',
   'v4_private_in',
@@ -26,6 +24,7 @@ export const SERIES = [
   'v6_private_in',
   'v6_private_out',
 ] as const;
+export const SERIES = ['cpu', 'io', 'swap', ...TRAFFIC_SERIES] as const;
 export type Series = (typeof SERIES)[number];
 
 export interface StatsProfile {

@@ -1,5 +1,5 @@
 import type { NodeSampleTable } from './node-sample.table.ts';
-import type { Series } from './node-stats.ts';
+import { type Series, TRAFFIC_SERIES } from './node-stats.ts';
 
 /**
  * Rates from a node's samples (node-sample.table.ts): each pair of consecutive samples gives what
@@ -15,14 +15,7 @@ export const COUNTER_COLUMNS = [
   'cpu_seconds',
   'disk_read_bytes',
   'disk_write_bytes',
-  'v4_in',
-  'v4_out',
-  'v4_private_in',
-  'v4_private_out',
-  'v6_in',
-  'v6_out',
-  'v6_private_in',
-  'v6_private_out',
+  ...TRAFFIC_SERIES,
 ] as const satisfies readonly (keyof Counters)[];
 
 /** Bytes a block of the `io` series holds (a sector). */

@@ -1,0 +1,41 @@
+import { lazy } from 'react';
+import { api } from '../api.ts';
+import { useLoad } from '../hooks.ts';
+import { LoadError } from '../ui.tsx';
+import { useNodeEvents } from './node-events.ts';
+import { AddressesPart } from './node-parts/addresses.tsx';
+import { BackupsPart } from './node-parts/backups.tsx';
+import { ConfigsPart } from './node-parts/configs.tsx';
+import { ConsolePart } from './node-parts/console-part.tsx';
+import { DisksPart } from './node-parts/disks.tsx';
+import type { NodeInfo } from './node-parts/types.ts';
+import './node-parts.css';
+import { LazyPart } from '../lazy-part.tsx';
+
+// uPlot is loaded with the node page's graphs, not with the first page.
+const NodeGraphs = lazy(() => import('./node-parts/graphs.tsx'));
+
+/** What a node has: addresses and firewalls, disks, configs, backups, its graphs and its console. */
+export function NodeParts({ id }: { id: number }) {
+  const node = useLoad(() => api.get<NodeInfo>(`/node/instances/${id}`), [id]);
+  useNodeEvents(node.reload, [id]);
+  if (node.error && !node.data) return <LoadError error={node.error} retry={node.reload} />;
+  const n = node.data;
+  // Another node's parts are never shown while this one's load: each part starts afresh.
+  if (!n || n.id !== id) return <p className="muted">Loading…</p>;
+  return (
+    <div className="node-parts" key={n.id}>
+      <AddressesPart node={n} />
+      <DisksPart node={n} />
+      <ConfigsPart node={n} reloadNode={node.reload} />
+      <BackupsPart node={n} reloadNode={node.reload} />
+      <section aria-labelledby="graphs-title">
+        <h2 id="graphs-title">Graphs</h2>
+        <LazyPart what="graphs">
+          <NodeGraphs id={id} />
+        </LazyPart>
+      </section>
+      <ConsolePart node={n} />
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, type TestContext, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DIALECTS } from '../helpers/app.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
+import { needs } from '../helpers/system-tools.ts';
+import { ADMIN_PASSWORD, assertAccessible, confirmDialog, consoleServer, launch, signIn, toast, watchedPage } from './browser.ts';
+
+/** The tokens the console keeps in this browser. */
+async function storedTokens(page: Page): Promise<{ access_token: string; refresh_token: string }> {
+  const text = await page.evaluate(() => localStorage.getItem('cumulo.tokens'));
+  assert.ok(text, 'the console keeps its tokens');
+  return JSON.parse(text);
+}
+
+/** How many requests for `pathPart` the page makes while `during` runs and `ms` after. */
+async function requestsDuring(page: Page, pathPart: string, ms: number, during: () => Promise<unknown> = async () => {}) {
+  let count = 0;
+  const listener = (req: { url(): string }) => {
+    if (req.url().includes(pathPart)) count += 1;
+  };
+  page.on('request', listener);
+  await during();
+  await page.waitForTimeout(ms);
+  page.off('request', listener);
+  return count;
+}
+
+/** A script that makes the tab hidden or shown, as the browser does when the user switches tabs. */
+function showTab(shown: boolean): string {
+  const state = shown ? 'visible' : 'hidden';
+  return `(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  })()`;
+}
+
+const BACKGROUND = 'getComputedStyle(document.documentElement).backgroundColor';
+
+for (const dialect of DIALECTS) {
+  describe(`the console's frame in Chromium [${dialect}]`, needs('chromium'), () => {
+    let server: ServerProcess;
+    let browser: Browser;
+    const cleanups: (() => unknown)[] = [];
+    const suite = { after: (fn: () => unknown) => cleanups.push(fn) } as unknown as TestContext;
+    before(async () => {
+      server = await consoleServer(suite, dialect);
+      browser = await launch(suite);
+    });
+    after(async () => {
+      for (const fn of cleanups.reverse()) await fn();
+    });
+
+    test('its files come compressed; sign-out revokes the tokens on the server, and the next sign-in starts at home', async (t) => {
+      const { page } = await watchedPage(t, browser, `${dialect}-shell`);
+      const encodings = new Map<string, string>();
+      page.on('response', (res) => {
+        const url = new URL(res.url());
+        if (url.pathname === '/' || url.pathname.startsWith('/assets/'))
+          encodings.set(url.pathname, res.headers()['content-encoding'] ?? '');
+      });
+      await signIn(page, server.baseUrl);
+      assert.ok(encodings.size >= 3, `the page, its script and its style: ${[...encodings.keys()]}`);
+      for (const [file, encoding] of encodings) assert.equal(encoding, 'br', `${file} is sent with brotli`);
+
+      const navigation = (await page.evaluate(
+        "(() => { const e = performance.getEntriesByType('navigation')[0]; return e.domContentLoadedEventEnd - e.startTime; })()",
+      )) as number;
+      t.diagnostic(`the console's page: DOM ready ${navigation.toFixed(0)} ms after navigation`);
+
+      await page.getByRole('link', { name: 'Events' }).click();
+      await page.getByRole('heading', { name: 'Events' }).waitFor();
+      const tokens = await storedTokens(page);
+      const profile = (token: string) => fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await profile(tokens.access_token)).status, 200);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      // The revocation is sent as the sign-in page shows.
+      for (let i = 0; i < 20 && (await profile(tokens.access_token)).status !== 401; i++) await page.waitForTimeout(100);
+      assert.equal((await profile(tokens.access_token)).status, 401, 'the access token ends with the sign-out');
+      const refreshed = await fetch(`${server.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: 'cumulo-console',
+        }),
+      });
+      assert.equal(refreshed.status, 400, 'so does the refresh token');
+      assert.equal(await page.evaluate(() => localStorage.getItem('cumulo.tokens')), null);
+
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Username').fill('admin');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(ADMIN_PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '#/nodes', 'home, not the page the last user was on');
+    });
+
+    test('a destructive action asks first and ends in a toast; an error says so with a Retry; nothing is read in a hidden tab', async (t) => {
+      const { page, shot, expectFailure } = await watchedPage(t, browser, `${dialect}-shell`);
+      await signIn(page, server.baseUrl);
+      await page.getByRole('link', { name: 'Tags' }).click();
+      await page.getByRole('textbox', { name: 'New tag' }).fill('frame-test');
+      await page.getByRole('button', { name: 'Add tag' }).click();
+      await toast(page, 'Tag frame-test created');
+      const row = page.getByRole('row', { name: /frame-test/ });
+      await row.waitFor();
+
+      await row.getByRole('button', { name: 'Delete tag frame-test' }).click();
+      await page.getByRole('dialog', { name: 'Delete tag frame-test?' }).waitFor();
+      await shot('confirm');
+      await assertAccessible(page, 'the confirmation dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      assert.equal(await row.count(), 1, 'Escape deletes nothing');
+      await row.getByRole('button', { name: 'Delete tag frame-test' }).click();
+      await confirmDialog(page, 'Delete tag frame-test?', 'Delete');
+      await toast(page, 'Tag frame-test deleted');
+      await row.waitFor({ state: 'detached' });
+
+      // The API fails once: the page says why and offers Retry, which reads again.
+      let failing = true;
+      await page.route('**/v4/tags?**', (route) =>
+        failing
+          ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"errors":[{"reason":"Try again later"}]}' })
+          : route.continue(),
+      );
+      expectFailure('GET', '/v4/tags', 503);
+      await page.getByRole('link', { name: 'Events' }).click();
+      await page.getByRole('link', { name: 'Tags' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Try again later' });
+      await alert.waitFor();
+      failing = false;
+      await alert.getByRole('button', { name: 'Retry' }).click();
+      await page.getByText('No tags yet.').waitFor();
+
+      // Events are read every two seconds while the tab is shown, never while it is hidden.
+      await page.getByRole('link', { name: 'Nodes' }).click();
+      assert.ok((await requestsDuring(page, '/v4/account/events', 4500)) >= 1, 'read while shown');
+      await page.evaluate(showTab(false));
+      assert.equal(await requestsDuring(page, '/v4/account/events', 4500), 0, 'nothing read while hidden');
+      const shown = await requestsDuring(page, '/v4/account/events', 500, () => page.evaluate(showTab(true)));
+      assert.ok(shown >= 1, 'read at once when shown again');
+    });
+
+    test('dark mode follows the system setting, and reads as well as the light one', async (t) => {
+      const { page, shot } = await watchedPage(t, browser, `${dialect}-shell-dark`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await signIn(page, server.baseUrl);
+      const background = await page.evaluate(BACKGROUND);
+      assert.notEqual(background, 'rgb(244, 246, 248)', 'not the light background');
+      await shot('nodes');
+      await assertAccessible(page, 'the nodes page, dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      assert.equal(await page.evaluate(BACKGROUND), 'rgb(244, 246, 248)');
+      await assertAccessible(page, 'the nodes page, light');
+    });
+  });
+}
