@@ -1,6 +1,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { type ConsoleConfig, consoleConfig } from './config.ts';
 import { HOME } from './router.ts';
+import { store, storedTokens, type Tokens } from './tokens.ts';
+
+export { storedTokens, type Tokens };
 
 /**
  * Sign-in through the server's OAuth authorization server as a public client: authorization code
@@ -8,16 +11,7 @@ import { HOME } from './router.ts';
  * verifier and state only for the round trip, in sessionStorage.
  */
 
-const TOKENS_KEY = 'cumulo.tokens';
 const PENDING_KEY = 'cumulo.pending-sign-in';
-
-export interface Tokens {
-  access_token: string;
-  refresh_token: string;
-  /** Epoch ms when the access token runs out (a little early, to refresh in time). */
-  expires_at: number;
-  scope: string;
-}
 
 function base64url(bytes: Uint8Array): string {
   let text = '';
@@ -32,20 +26,6 @@ function randomText(bytes = 32): string {
 /** The console's own address, where the sign-in comes back to. */
 function redirectUri(): string {
   return `${window.location.origin}/`;
-}
-
-export function storedTokens(): Tokens | null {
-  try {
-    const text = localStorage.getItem(TOKENS_KEY);
-    return text ? (JSON.parse(text) as Tokens) : null;
-  } catch {
-    return null;
-  }
-}
-
-function store(tokens: Tokens | null): void {
-  if (tokens) localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
-  else localStorage.removeItem(TOKENS_KEY);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getPage, type Page } from './api.ts';
+import { eventsRequest, type Order, withOrder } from './page-requests.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -83,10 +84,8 @@ export interface Sort {
  */
 export function usePaged<T>(path: string, filter?: Record<string, unknown>, initial?: { by: string; order?: 'asc' | 'desc' }) {
   const [page, setPage] = useState(1);
-  const [order, setOrder] = useState<{ by: string; order: 'asc' | 'desc' } | undefined>(
-    initial && { by: initial.by, order: initial.order ?? 'asc' },
-  );
-  const full = order ? { ...filter, '+order_by': order.by, '+order': order.order } : filter;
+  const [order, setOrder] = useState<Order | undefined>(initial && { by: initial.by, order: initial.order ?? 'asc' });
+  const full = withOrder(filter, order);
   const key = JSON.stringify(full ?? {});
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filter's text stands for the filter
   useEffect(() => setPage(1), [key, path]);
@@ -126,7 +125,8 @@ async function poll(): Promise<void> {
   reading = true;
   try {
     if (lastId === null) {
-      const newest = await getPage<ApiEvent>('/account/events', 1, { '+order_by': 'id', '+order': 'desc' }, 25);
+      const start = eventsRequest();
+      const newest = await api.get<Page<ApiEvent>>(start.url, start.headers);
       lastId = newest.data[0]?.id ?? 0;
       for (const e of newest.data) seen.set(e.id, `${e.status}:${e.percent_complete}`);
     } else {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,20 @@ export function consoleBuilt(): boolean {
 }
 
 /**
+ * The CSP sources that allow the page's own inline scripts (the build puts first-reads.ts inline in
+ * index.html), by their SHA-256: no other inline script runs.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) =>
+      `'sha256-${crypto
+        .createHash('sha256')
+        .update(m[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
+}
+
+/**
  * The web console at `/`: a page built on the public v4 API alone, signing in through this server's
  * OAuth authorization server as the public client start-up registers. Its files are the build's
  * (hashed names under /assets, kept a year; the page itself always checked again); /console.json
@@ -22,7 +37,11 @@ export function consoleBuilt(): boolean {
 export async function registerConsole(app: FastifyInstance, clientId: string): Promise<void> {
   const { config } = app.ctx;
   const connect = ["'self'", ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])].join(' ');
-  const policy = `default-src 'self'; connect-src ${connect}; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  const scripts = [
+    "'self'",
+    ...(consoleBuilt() ? inlineScriptHashes(fs.readFileSync(path.join(CONSOLE_DIST, 'index.html'), 'utf8')) : []),
+  ];
+  const policy = `default-src 'self'; connect-src ${connect}; img-src 'self' data:; style-src 'self'; script-src ${scripts.join(' ')}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 
   app.get('/console.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');

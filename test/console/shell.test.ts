@@ -100,6 +100,46 @@ for (const dialect of DIALECTS) {
       assert.equal(new URL(page.url()).hash, '#/nodes', 'home, not the page the last user was on');
     });
 
+    test('opened again signed in, the page asks for its first reads before its script runs, and each only once', async (t) => {
+      const { page } = await watchedPage(t, browser, `${dialect}-first-reads`);
+      await signIn(page, server.baseUrl);
+      const listed = page.getByRole('table', { name: 'Nodes' }).or(page.getByText('No nodes yet.'));
+      // The signed-in page's own first reads are made once it has drawn: they are done by then.
+      await listed.waitFor();
+      await page.waitForTimeout(300);
+      const reads: string[] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname.startsWith('/v4/'))
+          reads.push(`${req.method()} ${url.pathname}${url.search} ${req.headers()['x-filter'] ?? ''}`.trim());
+      });
+      await page.reload();
+      await listed.waitFor();
+      // The events feed's next read comes two seconds on; the ones before it are the first page's.
+      await page.waitForTimeout(500);
+      assert.deepEqual(
+        [...reads].sort(),
+        [
+          'GET /v4/account/events?page=1&page_size=25 {"+order_by":"id","+order":"desc"}',
+          'GET /v4/node/instances?page=1&page_size=25 {"+order_by":"label","+order":"asc"}',
+          'GET /v4/profile',
+          'GET /v4/regions?page=1&page_size=100',
+          'GET /v4/tags?page=1&page_size=100',
+        ],
+        'each read once: the console took the answers the inline script had asked for',
+      );
+      assert.equal(await page.evaluate('window.cumuloFirstReads.size'), 0, 'no early read left untaken');
+
+      // Elsewhere than home, only the profile is read early; the page reads the rest itself.
+      await page.goto('about:blank');
+      reads.length = 0;
+      await page.goto(`${server.baseUrl}/#/firewalls`);
+      await page.getByRole('heading', { name: 'Firewalls' }).waitFor();
+      await page.waitForTimeout(500);
+      assert.equal(reads.filter((r) => r === 'GET /v4/profile').length, 1, 'the profile once');
+      assert.equal(await page.evaluate('window.cumuloFirstReads.size'), 0);
+    });
+
     test('a destructive action asks first and ends in a toast; an error says so with a Retry; nothing is read in a hidden tab', async (t) => {
       const { page, shot, expectFailure } = await watchedPage(t, browser, `${dialect}-shell`);
       await signIn(page, server.baseUrl);

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { getAll } from '../../api.ts';
 import { useLoad, usePaged } from '../../hooks.ts';
+import { NODES_ORDER } from '../../page-requests.ts';
 import { Pager, Status, Table, when } from '../../ui.tsx';
 import { useNodeEvents } from '../node-events.ts';
 import { loadRegions, type Node } from './model.ts';
@@ -15,7 +16,7 @@ export function NodesList() {
   if (label) filter.label = { '+contains': label };
   if (region) filter.region = region;
   if (tag) filter.tags = tag;
-  const nodes = usePaged<Node>('/node/instances', filter, { by: 'label' });
+  const nodes = usePaged<Node>('/node/instances', filter, NODES_ORDER);
   const regions = useLoad(loadRegions, []);
   const tags = useLoad(() => getAll<{ label: string }>('/tags'), []);
   // A node's event may bring a tag the filter should offer (a node created or tagged elsewhere).
