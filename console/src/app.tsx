@@ -1,13 +1,14 @@
 import { type ComponentType, lazy, useEffect, useState } from 'react';
 import { AccessProvider, useAccess } from './access.tsx';
 import { onSignedOut } from './api.ts';
-import { finishSignIn, signInToFinish, signOut, startSignIn, storedTokens } from './auth.ts';
+import { finishSignIn, signInToFinish, signOut, startSignIn } from './auth.ts';
 import { DialogProvider } from './dialog.tsx';
 import { forgetEvents } from './hooks.ts';
 import { LazyPart } from './lazy-part.tsx';
 import { NodesSection } from './pages/nodes.tsx';
 import { currentPath, HOME, useRoute } from './router.ts';
 import { ToastProvider } from './toast.tsx';
+import { storedTokens } from './tokens.ts';
 
 // The nodes section is home and comes with the first page; the others are loaded when first opened.
 const FirewallsSection = lazy(() => import('./pages/firewalls.tsx').then((m) => ({ default: m.FirewallsSection })));

@@ -3,8 +3,6 @@ import { type ConsoleConfig, consoleConfig } from './config.ts';
 import { HOME } from './router.ts';
 import { store, storedTokens, type Tokens } from './tokens.ts';
 
-export { storedTokens, type Tokens };
-
 /**
  * Sign-in through the server's OAuth authorization server as a public client: authorization code
  * with PKCE (S256), then refresh tokens. The tokens live in this browser's localStorage; the PKCE
