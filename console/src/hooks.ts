@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, getPage, type Page } from './api.ts';
 import { eventsRequest, type Order, withOrder } from './page-requests.ts';
 
@@ -186,4 +186,29 @@ export function forgetEvents(): void {
   timer = undefined;
   lastId = null;
   seen.clear();
+}
+
+/**
+ * For a page that deletes its own object, then leaves: from the moment the delete is sent, `gone()` is
+ * true (again false if the delete fails), so that news read late or a timer re-reads nothing, which
+ * would only find the object missing.
+ */
+export function useDeletion(): { gone: () => boolean; deleting: (send: () => Promise<unknown>) => Promise<void> } {
+  const gone = useRef(false);
+  // The same functions every render: a callback made from them stays the same too.
+  return useMemo(
+    () => ({
+      gone: () => gone.current,
+      async deleting(send: () => Promise<unknown>) {
+        gone.current = true;
+        try {
+          await send();
+        } catch (err) {
+          gone.current = false;
+          throw err;
+        }
+      },
+    }),
+    [],
+  );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api, getAll } from '../../api.ts';
-import { useEvents, useLoad } from '../../hooks.ts';
+import { useDeletion, useEvents, useLoad } from '../../hooks.ts';
 import { go } from '../../router.ts';
 import { TagsInput } from '../../tags-input.tsx';
 import { Field, FormErrors, LoadError, Status, useAction, useSubmit, when } from '../../ui.tsx';
@@ -16,10 +16,9 @@ export function FirewallDetail({ id }: { id: number }) {
   const canWrite = access.canWrite('firewall', id);
   const fw = useLoad(() => api.get<Firewall>(`/networking/firewalls/${id}`), [id]);
   const devices = useLoad(() => getAll<Device>(`/networking/firewalls/${id}/devices`), [id]);
-  // Once this page deletes the firewall, news of it (its own delete, or earlier changes read late) reads nothing more.
-  const deleted = useRef(false);
+  const deletion = useDeletion();
   useEvents((events) => {
-    if (deleted.current) return;
+    if (deletion.gone()) return;
     if (events.some((e) => e.entity?.type === 'firewall' && e.entity.id === id)) {
       fw.reload();
       devices.reload();
@@ -46,13 +45,7 @@ export function FirewallDetail({ id }: { id: number }) {
   );
   const remove = useAction(
     async () => {
-      deleted.current = true;
-      try {
-        await api.del(`/networking/firewalls/${id}`);
-      } catch (err) {
-        deleted.current = false;
-        throw err;
-      }
+      await deletion.deleting(() => api.del(`/networking/firewalls/${id}`));
       go('/firewalls');
     },
     {
