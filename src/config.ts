@@ -6,6 +6,7 @@ import { Value } from 'typebox/value';
 import { parseHostPort } from './dns/host-port.ts';
 import { parseRange } from './net/ip-address.ts';
 import { decodeKey } from './secrets/key-file.ts';
+import { DEFAULT_PASSWORD_HASH_COST, MAX_PASSWORD_HASH_COST, MIN_PASSWORD_HASH_COST } from './secrets/password-hash.ts';
 
 /** The shortest CUMULO_BOOTSTRAP_TOKEN: 32 characters, 128 bits if they are as random as hex digits (listings never show them). */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
@@ -103,6 +104,8 @@ export const ConfigSchema = Type.Object({
   startTime: Type.String({ format: 'date-time' }),
   /** With a seed: how far each API request moves the logical clock, in milliseconds (at least 1: each request gets a time of its own). */
   clockStepMs: Type.Integer({ minimum: 1 }),
+  /** scrypt's cost for new password hashes, as log2 N: each step down halves the memory and time a check takes. */
+  passwordHashCost: Type.Integer({ minimum: MIN_PASSWORD_HASH_COST, maximum: MAX_PASSWORD_HASH_COST }),
 });
 
 export interface Config {
@@ -154,6 +157,7 @@ export interface Config {
   readonly seed?: number;
   readonly startTime: string;
   readonly clockStepMs: number;
+  readonly passwordHashCost: number;
 }
 
 /** Settings a caller (a test, a command) may override; everything else comes from the environment. */
@@ -211,6 +215,7 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   seed: 'CUMULO_SEED',
   startTime: 'CUMULO_START_TIME',
   clockStepMs: 'CUMULO_CLOCK_STEP_MS',
+  passwordHashCost: 'CUMULO_PASSWORD_HASH_COST',
 };
 
 export class ConfigError extends Error {}
@@ -330,6 +335,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     seed: env.CUMULO_SEED ? Number(env.CUMULO_SEED) : undefined,
     startTime: env.CUMULO_START_TIME || '2026-01-01T00:00:00Z',
     clockStepMs: numberOr(env.CUMULO_CLOCK_STEP_MS, 1000),
+    passwordHashCost: numberOr(env.CUMULO_PASSWORD_HASH_COST, DEFAULT_PASSWORD_HASH_COST),
     ...overrides,
   };
   // Follows the public URL, whether it came from the environment or an override.

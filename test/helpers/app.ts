@@ -11,6 +11,7 @@ import { randomHex, systemRandom } from '../../src/random.ts';
 import { type Runtime, startRuntime } from '../../src/runtime.ts';
 import type { Clock } from '../../src/time/clock.ts';
 import { freshPgDatabase } from './pg-databases.ts';
+import { TEST_PASSWORD_HASH_COST } from './server-process.ts';
 
 export const DIALECTS = ['sqlite', 'postgres'] as const;
 export type Dialect = (typeof DIALECTS)[number];
@@ -93,6 +94,7 @@ export async function buildTestApp(t: TestContext, options: TestAppOptions): Pro
     timeScale: 0.001,
     // Rendered as soon as the worker runs, as tests that drive it expect; zone-render.test.ts sets one.
     dnsRenderDelayMs: 0,
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
   };
   if (database) overrides.databaseUrl = database.url;
   const config = loadConfig({}, { ...overrides, ...options.config });

@@ -4,6 +4,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * scrypt at the least cost the service allows (1 MiB, a millisecond or two) in the tests' servers and
+ * apps: the sign-in tests check hundreds of passwords. passwords.test.ts checks the default cost.
+ */
+export const TEST_PASSWORD_HASH_COST = 10;
+
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'bin', 'cumulo.ts');
 
@@ -59,7 +65,14 @@ async function startServer(
   let out = '';
   const logFd = logFile === undefined ? undefined : fs.openSync(logFile, 'a');
   const child = spawn(file, args, {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CUMULO_PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
+      ...env,
+    },
     stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     detached: options.detached ?? false,

@@ -38,15 +38,34 @@ async function openTool(t: { after(fn: () => Promise<void>): void }, dataDir: st
 
 describe('passwords', () => {
   test('scrypt hashes: salted, self-describing, checked in constant time; no hash never matches', async () => {
-    const a = await hashPassword('correct horse battery');
-    const b = await hashPassword('correct horse battery');
+    const cost = loadConfig({}).passwordHashCost;
+    assert.equal(cost, 15, 'N = 2^15 unless the operator says otherwise');
+    const a = await hashPassword('correct horse battery', cost);
+    const b = await hashPassword('correct horse battery', cost);
     assert.match(a, /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
     assert.notEqual(a, b, 'a salt of its own');
-    assert.equal(await verifyPassword('correct horse battery', a), true);
-    assert.equal(await verifyPassword('correct horse batterY', a), false);
-    assert.equal(await verifyPassword('', a), false);
-    assert.equal(await verifyPassword('correct horse battery', null), false);
-    assert.equal(await verifyPassword('correct horse battery', 'not a hash'), false);
+    assert.equal(await verifyPassword('correct horse battery', a, cost), true);
+    assert.equal(await verifyPassword('correct horse batterY', a, cost), false);
+    assert.equal(await verifyPassword('', a, cost), false);
+    assert.equal(await verifyPassword('correct horse battery', null, cost), false);
+    assert.equal(await verifyPassword('correct horse battery', 'not a hash', cost), false);
+  });
+
+  test('CUMULO_PASSWORD_HASH_COST: new hashes at that cost; hashes made at another are checked as they were made', async () => {
+    assert.equal(loadConfig({ CUMULO_PASSWORD_HASH_COST: '12' }).passwordHashCost, 12);
+    for (const bad of ['9', '21', '12.5', 'cheap']) {
+      assert.throws(() => loadConfig({ CUMULO_PASSWORD_HASH_COST: bad }), /CUMULO_PASSWORD_HASH_COST/, bad);
+    }
+    const cheap = await hashPassword('correct horse battery', 10);
+    assert.match(cheap, /^scrypt\$1024\$8\$1\$/);
+    const dear = await hashPassword('correct horse battery', 15);
+    for (const current of [10, 15]) {
+      assert.equal(await verifyPassword('correct horse battery', cheap, current), true);
+      assert.equal(await verifyPassword('correct horse battery', dear, current), true);
+      assert.equal(await verifyPassword('correct horse batterX', dear, current), false);
+    }
+    assert.equal(await verifyPassword('x', 'scrypt$1048577$8$1$AAAA$AAAA', 10), false, 'an N that is no power of two');
+    assert.equal(await verifyPassword('x', `scrypt$${2 ** 22}$8$1$AAAA$AAAA`, 10), false, 'an N past the bound');
   });
 
   test('cumulo user create --password-stdin and user set-password; a refused password changes nothing', async (t) => {

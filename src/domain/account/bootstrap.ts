@@ -40,7 +40,7 @@ function ensureFirstUser(ctx: Context, fixedToken: string | undefined, password:
   const fixedPassword = ctx.config.bootstrapPassword !== undefined;
   let hash: Promise<string> | undefined;
   const passwordHash = () => {
-    hash ??= hashPassword(password ?? '');
+    hash ??= hashPassword(password ?? '', ctx.config.passwordHashCost);
     return hash;
   };
   return inTransaction(ctx.db, async (trx) => {

@@ -129,13 +129,13 @@ export function userById(ctx: Context, accountId: number, userId: number): Promi
 /** Sets or replaces a user's password (checked against PasswordBody by the caller); only its scrypt hash is kept. */
 export async function setUserPassword(ctx: Context, username: string, password: string): Promise<void> {
   const user = await findUserAnywhere(ctx, username);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.config.passwordHashCost);
   await updateUserRow(ctx.db, user.account_id, user.id, { password_hash: hash });
 }
 
 /** Sets a password for a user of the actor's account (404 for another account's), with a user_update event. */
 export async function setAccountUserPassword(ctx: Context, actor: Actor, username: string, password: string): Promise<void> {
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, ctx.config.passwordHashCost);
   await inTransaction(ctx.db, async (trx) => {
     const user = await existingUser(trx, actor.accountId, username);
     await updateUserRow(trx, actor.accountId, user.id, { password_hash: hash });
@@ -149,7 +149,7 @@ export async function setAccountUserPassword(ctx: Context, actor: Actor, usernam
  */
 export async function userWithPassword(ctx: Context, username: string, password: string): Promise<UserRow | null> {
   const row = await findUserByNameInAnyAccount(ctx.db, username);
-  const ok = await verifyPassword(password, row?.password_hash);
+  const ok = await verifyPassword(password, row?.password_hash, ctx.config.passwordHashCost);
   return ok && row ? row : null;
 }
 

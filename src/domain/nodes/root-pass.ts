@@ -51,7 +51,7 @@ export async function rootPassMatches(ctx: Pick<Context, 'config'>, password: st
     const actual = mac(installationKeyObject(ctx.config.dataDir), Buffer.from(parts[1] ?? '', 'base64'), password);
     return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
   }
-  return parts[0] === 'scrypt' && verifyPassword(password, stored);
+  return parts[0] === 'scrypt' && verifyPassword(password, stored, ctx.config.passwordHashCost);
 }
 
 /**
