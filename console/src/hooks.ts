@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, getPage, type Page } from './api.ts';
 import { eventsRequest, type Order, withOrder } from './page-requests.ts';
+import { currentPath, go } from './router.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -61,7 +62,7 @@ function onShown(fn: () => void): () => void {
 export function useEvery(ms: number, fn: () => void): void {
   useEffect(() => {
     const timer = setInterval(() => {
-      if (!hidden()) fn();
+      if (!hidden() && !leaving) fn();
     }, ms);
     const off = onShown(fn);
     return () => {
@@ -171,7 +172,9 @@ export function useEvents(listener: EventListener): void {
   const ref = useRef(listener);
   ref.current = listener;
   useEffect(() => {
-    const wrapped: EventListener = (events) => ref.current(events);
+    const wrapped: EventListener = (events) => {
+      if (!leaving) ref.current(events);
+    };
     listeners.add(wrapped);
     if (timer === undefined && !hidden()) void poll();
     return () => {
@@ -189,26 +192,26 @@ export function forgetEvents(): void {
 }
 
 /**
- * For a page that deletes its own object, then leaves: from the moment the delete is sent, `gone()` is
- * true (again false if the delete fails), so that news read late or a timer re-reads nothing, which
- * would only find the object missing.
+ * Whether the page is leaving because it deleted its own object: from the moment the delete is sent
+ * until the address changes, news read late and timers re-read nothing (they would only find the
+ * object, or its parts, missing). Every page's event and timer hooks check it.
  */
-export function useDeletion(): { gone: () => boolean; deleting: (send: () => Promise<unknown>) => Promise<void> } {
-  const gone = useRef(false);
-  // The same functions every render: a callback made from them stays the same too.
-  return useMemo(
-    () => ({
-      gone: () => gone.current,
-      async deleting(send: () => Promise<unknown>) {
-        gone.current = true;
-        try {
-          await send();
-        } catch (err) {
-          gone.current = false;
-          throw err;
-        }
-      },
-    }),
-    [],
-  );
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('hashchange', () => {
+    leaving = false;
+  });
+}
+
+/** Deletes the page's own object with `send`, then goes to `to`; a failed delete leaves the page as it was. */
+export async function deleteAndLeave(send: () => Promise<unknown>, to: string): Promise<void> {
+  leaving = true;
+  try {
+    await send();
+  } catch (err) {
+    leaving = false;
+    throw err;
+  }
+  if (currentPath() === to) leaving = false;
+  else go(to);
 }

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useAccess } from '../access.tsx';
 import { api } from '../api.ts';
-import { useLoad } from '../hooks.ts';
-import { go } from '../router.ts';
+import { deleteAndLeave, useLoad } from '../hooks.ts';
 import { FormErrors, Show, Table, useAction, when } from '../ui.tsx';
 import { ANY_IMAGE, StackScriptForm } from './stackscript-form.tsx';
 import type { StackScript } from './stackscripts.tsx';
@@ -20,8 +19,7 @@ export function StackScriptDetail({ id }: { id: number }) {
   const [editing, setEditing] = useState(false);
   const remove = useAction(
     async (script: StackScript) => {
-      await api.del(`/node/stackscripts/${script.id}`);
-      go('/stackscripts');
+      await deleteAndLeave(() => api.del(`/node/stackscripts/${script.id}`), '/stackscripts');
     },
     {
       done: (script) => `StackScript ${script.label} deleted`,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api } from '../../api.ts';
-import { useEvents, useLoad, usePaged } from '../../hooks.ts';
+import { deleteAndLeave, useEvents, useLoad, usePaged } from '../../hooks.ts';
 import { go } from '../../router.ts';
 import { Field, FormErrors, Pager, SearchBox, Show, Status, Table, useAction, useSubmit } from '../../ui.tsx';
 import { ShownOnce } from './shown-once.tsx';
@@ -193,8 +193,7 @@ export function OAuthClientDetail({ id }: { id: string }) {
   );
   const remove = useAction(
     async (c: OAuthClient) => {
-      await api.del(`${PATH}/${c.id}`);
-      go(PATH);
+      await deleteAndLeave(() => api.del(`${PATH}/${c.id}`), PATH);
     },
     {
       done: (c) => `OAuth client ${c.label} deleted`,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api } from '../../api.ts';
-import { useEvents, useLoad } from '../../hooks.ts';
+import { deleteAndLeave, useEvents, useLoad } from '../../hooks.ts';
 import { go } from '../../router.ts';
 import { Field, FormErrors, Show, useAction, useSubmit } from '../../ui.tsx';
 import { GrantsEditor } from './grants.tsx';
@@ -134,8 +134,7 @@ export function UserDetail({ username }: { username: string }) {
   const writes = access.canAccount('read_write');
   const remove = useAction(
     async () => {
-      await api.del(userApi(username));
-      go('/account/users');
+      await deleteAndLeave(() => api.del(userApi(username)), '/account/users');
     },
     {
       done: `User ${username} deleted`,

@@ -1,7 +1,7 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api } from '../../api.ts';
-import { useDeletion, useEvents, useEvery, useLoad, usePaged } from '../../hooks.ts';
+import { deleteAndLeave, useEvents, useEvery, useLoad, usePaged } from '../../hooks.ts';
 import { go } from '../../router.ts';
 import { Field, FormErrors, LoadError, Status, useAction, useSubmit } from '../../ui.tsx';
 import { DomainRecords } from './records.tsx';
@@ -19,25 +19,19 @@ export function DomainDetail({ id }: { id: number }) {
   const zone = useLoad(() => api.get<{ zone_file: string[] }>(`/domains/${id}/zone-file`), [id]);
   // The zone is rendered again a moment after each change (CUMULO_DNS_RENDER_DELAY_MS, 1 s unless
   // set): read soon after the change, and every few seconds for other users' changes.
-  const deletion = useDeletion();
-  const rereadZone = useCallback(() => {
-    if (!deletion.gone()) zone.reload();
-  }, [deletion.gone, zone.reload]);
-  useEvery(3000, rereadZone);
+  useEvery(3000, zone.reload);
   const changed = () => {
     domain.reload();
     records.reload();
-    setTimeout(rereadZone, 1200);
+    setTimeout(zone.reload, 1200);
   };
   useEvents((events) => {
-    if (deletion.gone()) return;
     if (events.some((e) => e.entity?.type === 'domain' && e.entity.id === id)) changed();
   });
   const name = domain.data?.domain ?? 'this domain';
   const remove = useAction(
     async () => {
-      await deletion.deleting(() => api.del(`/domains/${id}`));
-      go('/domains');
+      await deleteAndLeave(() => api.del(`/domains/${id}`), '/domains');
     },
     {
       done: () => `Domain ${name} deleted`,

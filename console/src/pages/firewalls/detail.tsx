@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api, getAll } from '../../api.ts';
-import { useDeletion, useEvents, useLoad } from '../../hooks.ts';
-import { go } from '../../router.ts';
+import { deleteAndLeave, useEvents, useLoad } from '../../hooks.ts';
 import { TagsInput } from '../../tags-input.tsx';
 import { Field, FormErrors, LoadError, Status, useAction, useSubmit, when } from '../../ui.tsx';
 import { FirewallDevices } from './devices.tsx';
@@ -16,9 +15,7 @@ export function FirewallDetail({ id }: { id: number }) {
   const canWrite = access.canWrite('firewall', id);
   const fw = useLoad(() => api.get<Firewall>(`/networking/firewalls/${id}`), [id]);
   const devices = useLoad(() => getAll<Device>(`/networking/firewalls/${id}/devices`), [id]);
-  const deletion = useDeletion();
   useEvents((events) => {
-    if (deletion.gone()) return;
     if (events.some((e) => e.entity?.type === 'firewall' && e.entity.id === id)) {
       fw.reload();
       devices.reload();
@@ -45,8 +42,7 @@ export function FirewallDetail({ id }: { id: number }) {
   );
   const remove = useAction(
     async () => {
-      await deletion.deleting(() => api.del(`/networking/firewalls/${id}`));
-      go('/firewalls');
+      await deleteAndLeave(() => api.del(`/networking/firewalls/${id}`), '/firewalls');
     },
     {
       done: () => `Firewall ${label} deleted`,

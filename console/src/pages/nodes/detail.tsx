@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api } from '../../api.ts';
-import { useEvents, useLoad } from '../../hooks.ts';
-import { go } from '../../router.ts';
+import { deleteAndLeave, useEvents, useLoad } from '../../hooks.ts';
 import { FormErrors, Show, Status, useAction, when } from '../../ui.tsx';
 import { useNodeEvents } from '../node-events.ts';
 import { NodeParts } from '../node-parts.tsx';
@@ -25,8 +24,7 @@ function PowerActions({ node, reload, underWay }: { node: Node; reload: () => vo
   const act = useAction(
     async (action: Power) => {
       if (action === 'delete') {
-        await api.del(`/node/instances/${node.id}`);
-        go('/nodes');
+        await deleteAndLeave(() => api.del(`/node/instances/${node.id}`), '/nodes');
         return;
       }
       await api.post(`/node/instances/${node.id}/${action}`);
