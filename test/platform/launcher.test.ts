@@ -93,6 +93,7 @@ for (const dialect of DIALECTS) {
           assert.deepEqual(
             tags.body.data?.map((tag) => tag.label),
             ['kept'],
+            `GET /tags answered ${tags.status} ${JSON.stringify(tags.body)}; the server said:\n${again.output()}`,
           );
           again.child.kill('SIGTERM');
           assert.equal(await again.exited, 0, again.output());
