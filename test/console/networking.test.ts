@@ -377,6 +377,16 @@ for (const dialect of DIALECTS) {
       await records.getByText('ftp', { exact: true }).waitFor({ state: 'detached' });
       await until(zone, (text) => !/^ftp\./m.test(text), 'the deleted record leaves the zone file');
 
+      // Records found by name: only those whose name holds the text; none, and it says so.
+      await page.getByLabel('Name contains').fill('ww');
+      await records.getByRole('row', { name: /CAA/ }).waitFor({ state: 'detached' });
+      const recordNames = await records.locator('tbody td[data-title="Name"]').allTextContents();
+      assert.deepEqual([...recordNames].sort(), ['www', 'www'], 'the A and AAAA records of www');
+      await page.getByLabel('Name contains').fill('nothing-like-it');
+      await page.getByText('No record name holds that text.').waitFor();
+      await page.getByLabel('Name contains').fill('');
+      await records.getByRole('row', { name: /CAA/ }).waitFor();
+
       // The list: two more domains (a clone and a slave) to search and sort.
       const settings = page.getByRole('form', { name: 'Domain settings' });
       await settings.getByLabel('Default TTL').selectOption('3600');

@@ -15,7 +15,10 @@ export function DomainDetail({ id }: { id: number }) {
   const access = useAccess();
   const canWrite = access.canWrite('domain', id);
   const domain = useLoad(() => api.get<Domain>(`/domains/${id}`), [id]);
-  const records = usePaged<DomainRecord>(`/domains/${id}/records`, {}, { by: 'type' });
+  const [recordSearch, setRecordSearch] = useState('');
+  const records = usePaged<DomainRecord>(`/domains/${id}/records`, recordSearch ? { name: { '+contains': recordSearch } } : {}, {
+    by: 'type',
+  });
   const zone = useLoad(() => api.get<{ zone_file: string[] }>(`/domains/${id}/zone-file`), [id]);
   // The zone is rendered again a moment after each change (CUMULO_DNS_RENDER_DELAY_MS, 1 s unless
   // set): read soon after the change, and every few seconds for other users' changes.
@@ -90,7 +93,14 @@ export function DomainDetail({ id }: { id: number }) {
         <dd>{d.tags.join(', ') || '—'}</dd>
       </dl>
       {d.type === 'master' ? (
-        <DomainRecords domain={d} records={records} canWrite={canWrite} changed={changed} />
+        <DomainRecords
+          domain={d}
+          records={records}
+          search={recordSearch}
+          onSearch={setRecordSearch}
+          canWrite={canWrite}
+          changed={changed}
+        />
       ) : (
         <p className="muted">A slave domain's records come from its masters: they are changed there.</p>
       )}

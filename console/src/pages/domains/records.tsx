@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api } from '../../api.ts';
 import type { usePaged } from '../../hooks.ts';
-import { FormErrors, Pager, Table, useAction, useSubmit } from '../../ui.tsx';
+import { FormErrors, Pager, SearchBox, Table, useAction, useSubmit } from '../../ui.tsx';
 import { draftOfRecord, emptyRecord, type RecordDraft, RecordForm, recordBody } from './record-form.tsx';
 import { type Domain, type DomainRecord, duration } from './types.ts';
 
@@ -23,11 +23,16 @@ export function recordName(r: { type: string; name: string; service?: string | n
 export function DomainRecords({
   domain,
   records,
+  search,
+  onSearch,
   canWrite,
   changed,
 }: {
   domain: Domain;
   records: ReturnType<typeof usePaged<DomainRecord>>;
+  /** Only the records whose name holds this text (a large zone's records are found by name). */
+  search: string;
+  onSearch: (text: string) => void;
   canWrite: boolean;
   changed: () => void;
 }) {
@@ -72,13 +77,14 @@ export function DomainRecords({
   return (
     <>
       <h2>Records</h2>
+      <SearchBox label="Name contains" value={search} onChange={onSearch} />
       <Table
         label="Records"
         rows={records.data?.data}
         error={records.error}
         retry={records.reload}
         sort={records.sort}
-        empty="No records yet."
+        empty={search ? 'No record name holds that text.' : 'No records yet.'}
         columns={[
           { title: 'Type', orderBy: 'type', cell: (r) => r.type },
           { title: 'Name', orderBy: 'name', cell: (r) => r.name || '@' },
