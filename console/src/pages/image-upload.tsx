@@ -1,15 +1,17 @@
 import { useState } from 'react';
-import { api, getAll, uploadFile } from '../api.ts';
+import { api, uploadFile } from '../api.ts';
 import { useLoad } from '../hooks.ts';
-import { Choice, Field, FormErrors, useSubmit } from '../ui.tsx';
+import { Field, FormErrors, useSubmit } from '../ui.tsx';
 import type { Image } from './images.tsx';
+import { loadRegions } from './nodes/model.ts';
+import { RegionField } from './nodes/plan.tsx';
 
 /**
  * Uploads a gzip-compressed disk image: the API makes a pending image and an upload URL, the file
  * goes there with its progress shown; the image becomes available once the service has processed it.
  */
 export function ImageUpload({ onStarted }: { onStarted: () => void }) {
-  const regions = useLoad(() => getAll<{ id: string; label?: string }>('/regions'), []);
+  const regions = useLoad(loadRegions, []);
   const [form, setForm] = useState({ label: '', region: '', description: '' });
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
@@ -37,17 +39,12 @@ export function ImageUpload({ onStarted }: { onStarted: () => void }) {
         <Field label="Label" name="label" error={upload.error}>
           {(p) => <input {...p} value={form.label} onChange={(e) => setForm({ ...form, label: e.target.value })} />}
         </Field>
-        <Field label="Region" name="region" error={upload.error}>
-          {(p) => (
-            <Choice
-              {...p}
-              value={form.region}
-              onChange={(region) => setForm({ ...form, region })}
-              empty="Choose a region"
-              options={regions.data?.map((r) => ({ value: r.id, text: r.label ? `${r.id} (${r.label})` : r.id }))}
-            />
-          )}
-        </Field>
+        <RegionField
+          options={regions.data}
+          value={form.region}
+          onChange={(region) => setForm({ ...form, region })}
+          error={upload.error}
+        />
         <Field label="Image file (.img.gz)" name="file" error={upload.error}>
           {(p) => (
             <input {...p} type="file" accept=".gz,application/gzip" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />

@@ -6,7 +6,8 @@ import { TagsInput } from '../../tags-input.tsx';
 import { Choice, Field, FormErrors, useSubmit } from '../../ui.tsx';
 import { CloneForm } from './clone.tsx';
 import { authorizedKeys, ImageSelect, RootPassword, SshKeysChoice } from './deploy-fields.tsx';
-import { type Image, loadRegions, loadTypes, type Node, planText, poweredOff, type SshKey, settled } from './model.ts';
+import { type Image, loadRegions, loadTypes, type Node, poweredOff, type SshKey, settled } from './model.ts';
+import { PlanField, RegionField } from './plan.tsx';
 
 export interface ChangeProps {
   node: Node;
@@ -121,17 +122,13 @@ function ResizeForm({ node, reload }: ChangeProps) {
   );
   return (
     <form className="stack" onSubmit={submit.onSubmit} noValidate aria-label="Resize the node">
-      <Field label="New type" name="type" error={submit.error}>
-        {(p) => (
-          <Choice
-            {...p}
-            value={type}
-            onChange={setType}
-            empty="Choose a plan"
-            options={types.data?.filter((t) => t.id !== node.type).map((t) => ({ value: t.id, text: planText(t) }))}
-          />
-        )}
-      </Field>
+      <PlanField
+        label="New type"
+        options={types.data?.filter((t) => t.id !== node.type)}
+        value={type}
+        onChange={setType}
+        error={submit.error}
+      />
       <label className="check">
         <input type="checkbox" checked={autoResize} onChange={(e) => setAutoResize(e.target.checked)} /> Resize the disk to fit
         the new plan
@@ -212,17 +209,13 @@ function MigrateForm({ node, reload }: ChangeProps) {
   );
   return (
     <form className="stack" onSubmit={submit.onSubmit} noValidate aria-label="Migrate the node">
-      <Field label="To region" name="region" error={submit.error}>
-        {(p) => (
-          <Choice
-            {...p}
-            value={region}
-            onChange={setRegion}
-            empty="Choose a region"
-            options={regions.data?.filter((r) => r.id !== node.region).map((r) => ({ value: r.id, text: r.id }))}
-          />
-        )}
-      </Field>
+      <RegionField
+        label="To region"
+        options={regions.data?.filter((r) => r.id !== node.region)}
+        value={region}
+        onChange={setRegion}
+        error={submit.error}
+      />
       <FormErrors error={submit.error} fields={['region']} />
       <button type="submit" disabled={submit.busy}>
         Migrate

@@ -5,7 +5,8 @@ import { useLoad } from '../../hooks.ts';
 import { go } from '../../router.ts';
 import { Choice, Field, FormErrors, useSubmit } from '../../ui.tsx';
 import type { ChangeProps } from './changes.tsx';
-import { loadRegions, loadTypes, type Node, planText } from './model.ts';
+import { loadRegions, loadTypes, type Node } from './model.ts';
+import { PlanField, RegionField } from './plan.tsx';
 
 /**
  * Copies the node's disks and configs to a new node (region, type, label: needs add_nodes) or into
@@ -63,28 +64,8 @@ export function CloneForm({ node, reload, toNew }: ChangeProps & { toNew: boolea
       </fieldset>
       {mode === 'new' ? (
         <>
-          <Field label="Region" name="region" error={submit.error}>
-            {(p) => (
-              <Choice
-                {...p}
-                value={form.region}
-                onChange={set('region')}
-                empty="Choose a region"
-                options={regions?.map((r) => ({ value: r.id, text: r.id }))}
-              />
-            )}
-          </Field>
-          <Field label="Type" name="type" error={submit.error}>
-            {(p) => (
-              <Choice
-                {...p}
-                value={form.type}
-                onChange={set('type')}
-                empty="Choose a plan"
-                options={types?.map((t) => ({ value: t.id, text: planText(t) }))}
-              />
-            )}
-          </Field>
+          <RegionField options={regions} value={form.region} onChange={set('region')} error={submit.error} />
+          <PlanField options={types} value={form.type} onChange={set('type')} error={submit.error} />
           <Field label="Label of the new node" name="label" error={submit.error} hint="Optional">
             {(p) => <input {...p} value={form.label} onChange={(e) => set('label')(e.target.value)} />}
           </Field>

@@ -13,11 +13,10 @@ import {
   loadTypes,
   type Node,
   type NodeType,
-  planText,
   type SshKey,
   type StackScript,
 } from './model.ts';
-import { PlanFacts } from './plan.tsx';
+import { PlanFacts, PlanField, RegionField } from './plan.tsx';
 import { defaultsOf, fitting, StackScriptFields, stackscriptData } from './stackscript-fields.tsx';
 
 /** What `#/nodes/create?image=…&stackscript=…` asks to start with. */
@@ -109,31 +108,14 @@ export function NodeCreate() {
         <Field label="Label" name="label" error={submit.error} hint="Optional; one is made up when left empty">
           {(p) => <input {...p} value={form.label} onChange={(e) => set('label')(e.target.value)} />}
         </Field>
-        <Field label="Region" name="region" error={submit.error}>
-          {(p) => (
-            <Choice
-              {...p}
-              value={form.region}
-              onChange={set('region')}
-              empty="Choose a region"
-              options={regions?.map((r) => ({
-                value: r.id,
-                text: `${r.id} (${r.country.toUpperCase()})${r.status === 'ok' ? '' : `: ${r.status}`}`,
-              }))}
-            />
-          )}
-        </Field>
-        <Field label="Type" name="type" error={submit.error} hint="The plan: its specs and price">
-          {(p) => (
-            <Choice
-              {...p}
-              value={form.type}
-              onChange={set('type')}
-              empty="Choose a plan"
-              options={types?.map((t) => ({ value: t.id, text: planText(t) }))}
-            />
-          )}
-        </Field>
+        <RegionField options={regions} value={form.region} onChange={set('region')} error={submit.error} />
+        <PlanField
+          options={types}
+          value={form.type}
+          onChange={set('type')}
+          error={submit.error}
+          hint="The plan: its specs and price"
+        />
         {type && <PlanFacts type={type} />}
         <ImageSelect
           images={images}

@@ -17,8 +17,14 @@ export interface Node {
 
 export interface Region {
   id: string;
+  label: string;
   country: string;
   status: string;
+}
+
+/** A region as a choice names it: its id, where it is, and its status when it is not ok. */
+export function regionText(r: Region): string {
+  return `${r.id} (${r.label}, ${r.country.toUpperCase()})${r.status === 'ok' ? '' : `: ${r.status}`}`;
 }
 
 export interface NodeType {
