@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { inCi, installCommand, missingTools } from '../test/helpers/system-tools.ts';
 
 /** Runs every test file under test/ (each one covers both databases). Extra args go to node --test. */
@@ -15,6 +16,8 @@ function testFiles(dir: string): string[] {
 
 /** Folders whose files take a minute or more each (guests booting, a browser driving pages). */
 const LONG = ['test/compute/', 'test/console/'];
+/** The other files run this many to a process (see batches). */
+const FILES_PER_PROCESS = 10;
 
 /**
  * The long files first, the two kinds taking turns, then the rest: started last, a long file would
@@ -26,11 +29,36 @@ function longFirst(all: string[]): string[] {
   for (let i = 0; i < Math.max(...groups.map((g) => g.length)); i++) {
     for (const group of groups) if (group[i] !== undefined) interleaved.push(group[i] as string);
   }
-  return [...interleaved, ...all.filter((f) => !LONG.some((dir) => f.startsWith(dir)))];
+  return interleaved;
+}
+
+/**
+ * The short files, a few to a process: each file alone would pay a process's start (loading the
+ * service's modules, compiling its schemas: over a second of CPU) for a few seconds of tests, and
+ * on two cores that was a sixth of the suite. A batch is a module that imports its files in order;
+ * their tests run one file after another, as the test runner runs one file's tests, and report
+ * under their own names and lines. A file that would disturb its neighbours (top-level hooks, a
+ * changed environment) belongs in its own process: none does today.
+ */
+function batches(files: string[], dir: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < files.length; i += FILES_PER_PROCESS) {
+    const part = files.slice(i, i + FILES_PER_PROCESS);
+    const folders = [...new Set(part.map((f) => path.basename(path.dirname(f))))].join('+');
+    const batch = path.join(dir, `${String(out.length + 1).padStart(2, '0')}-${folders}.test.mjs`);
+    fs.writeFileSync(batch, part.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+    out.push(batch);
+  }
+  return out;
 }
 
 const args = process.argv.slice(2);
-const files = args.some((a) => !a.startsWith('-')) ? [] : longFirst(testFiles('test').sort());
+const whole = !args.some((a) => !a.startsWith('-'));
+const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-batches-')) : undefined;
+const all = whole ? testFiles('test').sort() : [];
+const files = batchDir
+  ? [...longFirst(all), ...batches(all.filter((f) => !LONG.some((dir) => f.startsWith(dir))), batchDir)]
+  : [];
 // Each test file is a process that loads most of the service, and many start `cumulo` processes:
 // compiled modules cached on disk make every start after the first faster.
 const env = {
@@ -41,6 +69,7 @@ const env = {
 // following the events feed), yet the suite is bound by the CPU, and a fourth only made every file's
 // waits longer (browser and guest timeouts came closer) without ending the suite sooner.
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=3', ...args, ...files], { stdio: 'inherit', env });
+if (batchDir) fs.rmSync(batchDir, { recursive: true, force: true });
 // The tests that need a missing tool skip (or, under CI, fail) with a line of their own, lost among
 // hundreds: the last line says it once.
 const missing = missingTools();
