@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { systemTool } from '../test/helpers/system-tools.ts';
+import { findTool } from '../test/helpers/system-tools.ts';
 import { median } from './measure.ts';
 import { pin, startProcess, stop } from './processes.ts';
 import { type Check, fmt } from './targets.ts';
@@ -26,6 +26,13 @@ const LIST_PAINTED = `new MutationObserver((_, observer) => {
 }).observe(document, { childList: true, subtree: true });`;
 
 /** Signs in as the console's user would, once; the browser's storage (the tokens) is what later loads start from. */
+/** The whole browser, as the console's users run it (the tests use the lighter headless shell). */
+function wholeChromium(): string {
+  const found = findTool('chromium');
+  if (found === undefined) throw new Error('chromium not found: install it with apt-get install -y chromium');
+  return found;
+}
+
 async function signedInState(browser: Browser, baseUrl: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -111,7 +118,7 @@ export async function consolePart(
   // The browser is the user's machine, not the load generator: it gets every core, as a desktop's would
   // (its processes inherit this one's cores when they start).
   pin(process.pid, `0-${os.cpus().length - 1}`);
-  const browser = await chromium.launch({ executablePath: systemTool('chromium'), headless: true });
+  const browser = await chromium.launch({ executablePath: wholeChromium(), headless: true });
   pin(process.pid, options.benchCore);
   try {
     for (let i = 0; i < NODES; i++) {

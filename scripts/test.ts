@@ -20,45 +20,45 @@ const LONG = ['test/compute/', 'test/console/'];
 const FILES_PER_PROCESS = 10;
 
 /**
- * The long files first, the two kinds taking turns, then the rest: started last, a long file would
- * keep the suite running alone at its end; taking turns, browsers and guests share the cores.
+ * The long files start first (started last, one would keep the suite running alone at its end), in
+ * this order: those whose nodes use bridge networking, which adds and removes links and addresses on
+ * the host, then the other real-node files, then the browser's. Chromium fails a request in flight
+ * when the host's addresses change (net::ERR_NETWORK_CHANGED), so the browser files start once the
+ * bridge files, which go first, have long ended.
  */
 function longFirst(all: string[]): string[] {
-  const groups = LONG.map((dir) => all.filter((f) => f.startsWith(dir)));
-  const interleaved: string[] = [];
-  for (let i = 0; i < Math.max(...groups.map((g) => g.length)); i++) {
-    for (const group of groups) if (group[i] !== undefined) interleaved.push(group[i] as string);
-  }
-  return interleaved;
+  const [compute, browser] = LONG.map((dir) => all.filter((f) => f.startsWith(dir))) as [string[], string[]];
+  const bridge = compute.filter((f) => path.basename(f).includes('bridge'));
+  return [...bridge, ...compute.filter((f) => !bridge.includes(f)), ...browser];
 }
 
 /**
- * The short files, a few to a process: each file alone would pay a process's start (loading the
- * service's modules, compiling its schemas: over a second of CPU) for a few seconds of tests, and
- * on two cores that was a sixth of the suite. A batch is a module that imports its files in order;
- * their tests run one file after another, as the test runner runs one file's tests, and report
- * under their own names and lines. A file that would disturb its neighbours (top-level hooks, a
- * changed environment) belongs in its own process: none does today.
+ * The short files, about ten to a process: each file alone would pay a process's start (loading the
+ * service's modules, compiling its schemas: over a second of CPU) for a few seconds of tests, and on
+ * two cores that was a sixth of the suite. A batch is a module that imports its files in order; their
+ * tests run one file after another, as the runner runs one file's tests, and report under their own
+ * names and lines. Files are dealt out in turn, so that the slow ones of a folder land in different
+ * batches and the last batch to start is not the longest. A file that would disturb its neighbours
+ * (top-level hooks, a changed environment) belongs in a process of its own: none does today.
  */
 function batches(files: string[], dir: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < files.length; i += FILES_PER_PROCESS) {
-    const part = files.slice(i, i + FILES_PER_PROCESS);
-    const folders = [...new Set(part.map((f) => path.basename(path.dirname(f))))].join('+');
-    const batch = path.join(dir, `${String(out.length + 1).padStart(2, '0')}-${folders}.test.mjs`);
+  const count = Math.ceil(files.length / FILES_PER_PROCESS);
+  return Array.from({ length: count }, (_, i) => {
+    const batch = path.join(dir, `batch-${String(i + 1).padStart(2, '0')}-of-${count}.test.mjs`);
+    const part = files.filter((_, j) => j % count === i);
     fs.writeFileSync(batch, part.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
-    out.push(batch);
-  }
-  return out;
+    return batch;
+  });
 }
+
+const isLong = (file: string) => LONG.some((dir) => file.startsWith(dir));
 
 const args = process.argv.slice(2);
 const whole = !args.some((a) => !a.startsWith('-'));
 const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-batches-')) : undefined;
 const all = whole ? testFiles('test').sort() : [];
-const files = batchDir
-  ? [...longFirst(all), ...batches(all.filter((f) => !LONG.some((dir) => f.startsWith(dir))), batchDir)]
-  : [];
+const short = all.filter((f) => !isLong(f));
+const files = batchDir ? [...longFirst(all), ...batches(short, batchDir)] : [];
 // Each test file is a process that loads most of the service, and many start `cumulo` processes:
 // compiled modules cached on disk make every start after the first faster.
 const env = {

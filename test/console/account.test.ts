@@ -76,7 +76,7 @@ async function copies(page: Page, secret: string): Promise<void> {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`the console's account pages in Chromium [${dialect}]`, needs('chromium'), () => {
+  describe(`the console's account pages in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const shots: string[] = [];

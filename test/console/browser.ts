@@ -101,7 +101,7 @@ export async function watchedPage(
 }
 
 export async function launch(t: TestContext): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: systemTool('chromium'), headless: true });
+  const browser = await chromium.launch({ executablePath: systemTool('chromium-headless-shell'), headless: true });
   t.after(() => browser.close());
   return browser;
 }

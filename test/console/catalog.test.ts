@@ -77,7 +77,7 @@ async function column(page: Page, table: string, title: string): Promise<string[
 }
 
 for (const dialect of DIALECTS) {
-  describe(`images, StackScripts, managed and tags in the console [${dialect}]`, needs('chromium'), () => {
+  describe(`images, StackScripts, managed and tags in the console [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const shots: string[] = [];

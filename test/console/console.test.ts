@@ -18,7 +18,7 @@ function headStatus(page: Page, status: string) {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`web console in Chromium [${dialect}]`, needs('chromium'), () => {
+  describe(`web console in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const shots: string[] = [];

@@ -95,7 +95,7 @@ function fact(page: Page, term: string) {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`console: firewalls and domains [${dialect}]`, needs('chromium'), () => {
+  describe(`console: firewalls and domains [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     let nameserverPort = 0;

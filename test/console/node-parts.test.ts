@@ -72,7 +72,7 @@ function fakeStats() {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`a node's parts in the console [${dialect}]`, needs('chromium'), () => {
+  describe(`a node's parts in the console [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const cleanups: (() => unknown)[] = [];

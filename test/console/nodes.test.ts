@@ -124,7 +124,7 @@ async function listShows(page: Page, labels: string[]): Promise<void> {
 }
 
 for (const dialect of DIALECTS) {
-  describe(`the nodes pages in Chromium [${dialect}]`, needs('chromium'), () => {
+  describe(`the nodes pages in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let env: Record<string, string>;
     let browser: Browser;

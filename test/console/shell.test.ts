@@ -38,7 +38,7 @@ function showTab(shown: boolean): string {
 const BACKGROUND = 'getComputedStyle(document.documentElement).backgroundColor';
 
 for (const dialect of DIALECTS) {
-  describe(`the console's frame in Chromium [${dialect}]`, needs('chromium'), () => {
+  describe(`the console's frame in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
     const cleanups: (() => unknown)[] = [];
