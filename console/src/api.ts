@@ -1,5 +1,5 @@
 import { accessToken, refreshTokens } from './auth.ts';
-import { pageRequest, requestKey, WHOLE_LIST_PAGE } from './page-requests.ts';
+import { FIRST_READ_MAX_AGE_MS, pageRequest, requestKey, WHOLE_LIST_PAGE } from './page-requests.ts';
 
 /** One item of the API's error envelope: `field` names what was wrong, when it is one field. */
 export interface FieldError {
@@ -48,14 +48,15 @@ function signedOut(): SignedOut {
   return new SignedOut('Signed out: sign in again');
 }
 
-/** The answer first-reads.ts already asked for, once: the same GET, with the same filter and token. */
+/** The answer first-reads.ts already asked for, once: the same GET, with the same filter and token, sent moments ago. */
 function firstRead(method: string, path: string, headers: Record<string, string>, token: string): Promise<Response> | undefined {
   const reads = window.cumuloFirstReads;
   if (method !== 'GET' || !reads) return undefined;
   const key = requestKey(path, headers['x-filter']);
   const read = reads.get(key);
   reads.delete(key);
-  return read?.token === token ? read.answer : undefined;
+  const fresh = read !== undefined && performance.now() - read.sentAt <= FIRST_READ_MAX_AGE_MS;
+  return fresh && read.token === token ? read.answer : undefined;
 }
 
 async function send(

@@ -17,6 +17,7 @@ if (token && !new URLSearchParams(window.location.search).has('code')) {
   for (const request of [...firstReads(route), eventsRequest()]) {
     reads.set(request.key, {
       token,
+      sentAt: performance.now(),
       answer: fetch(`/v4${request.url}`, { headers: { authorization: `Bearer ${token}`, ...request.headers } }),
     });
   }

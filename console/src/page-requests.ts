@@ -61,7 +61,15 @@ export function firstReads(route: string): PageRequest[] {
 export interface FirstRead {
   token: string;
   answer: Promise<Response>;
+  /** When it was sent (performance.now()). */
+  sentAt: number;
 }
+
+/**
+ * How old a first read may be and still be taken: the first page takes its reads as it renders, well
+ * within this; a page opened later (the read never taken) reads afresh rather than show the load's.
+ */
+export const FIRST_READ_MAX_AGE_MS = 5000;
 
 declare global {
   interface Window {

@@ -39,6 +39,8 @@ for (const dialect of DIALECTS) {
       await signIn(page, server.baseUrl);
       shots.push(await shot('signed-in'));
       await page.getByRole('link', { name: 'Create a node' }).click();
+      // The list's own 'Label contains' box would take the text until the form is drawn.
+      await page.getByRole('heading', { name: 'Create a node' }).waitFor();
       await page.getByLabel('Label').fill('web-1');
       await page.getByLabel('Region').selectOption('us-east');
       await page.getByLabel('Type').selectOption('g6-standard-1');
@@ -94,6 +96,8 @@ for (const dialect of DIALECTS) {
       const { page, shot, expectFailure } = await watchedPage(t, browser, `${dialect}-firewall`);
       await signIn(page, server.baseUrl);
       await page.getByRole('link', { name: 'Create a node' }).click();
+      // The list's own 'Label contains' box would take the text until the form is drawn.
+      await page.getByRole('heading', { name: 'Create a node' }).waitFor();
       await page.getByLabel('Label').fill('behind-fw');
       await page.getByLabel('Region').selectOption('us-east');
       await page.getByLabel('Type').selectOption('g6-nanode-1');
@@ -102,6 +106,8 @@ for (const dialect of DIALECTS) {
 
       await page.getByRole('link', { name: 'Firewalls' }).click();
       await page.getByRole('link', { name: 'Create a firewall' }).click();
+      // The list's own 'Label contains' box would take the text until the form is drawn.
+      await page.getByRole('heading', { name: 'Create a firewall' }).waitFor();
       await page.getByLabel('Label').fill('edge');
       await page.getByRole('button', { name: 'Create firewall' }).click();
       await page.getByRole('heading', { name: 'edge' }).waitFor();

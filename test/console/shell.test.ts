@@ -108,10 +108,12 @@ for (const dialect of DIALECTS) {
       await listed.waitFor();
       await page.waitForTimeout(300);
       const reads: string[] = [];
+      let bearer = '';
       page.on('request', (req) => {
         const url = new URL(req.url());
-        if (url.pathname.startsWith('/v4/'))
-          reads.push(`${req.method()} ${url.pathname}${url.search} ${req.headers()['x-filter'] ?? ''}`.trim());
+        if (!url.pathname.startsWith('/v4/')) return;
+        reads.push(`${req.method()} ${url.pathname}${url.search} ${req.headers()['x-filter'] ?? ''}`.trim());
+        bearer = req.headers().authorization ?? bearer;
       });
       await page.reload();
       await listed.waitFor();
@@ -137,6 +139,31 @@ for (const dialect of DIALECTS) {
       await page.getByRole('heading', { name: 'Firewalls' }).waitFor();
       await page.waitForTimeout(500);
       assert.equal(reads.filter((r) => r === 'GET /v4/profile').length, 1, 'the profile once');
+      assert.equal(await page.evaluate('window.cumuloFirstReads.size'), 0);
+
+      // An early read left longer than moments is not taken: a page opened later reads afresh.
+      const listRead = /^GET \/v4(\/networking\/firewalls\?\S+) ?(.*)$/.exec(reads.find((r) => r.includes('/firewalls?')) ?? '');
+      assert.ok(listRead, `the firewalls page read its list: ${reads.join(', ')}`);
+      const [, listPath, listFilter] = listRead;
+      await page.evaluate("window.location.hash = '#/nodes'");
+      await page.getByRole('heading', { name: 'Nodes' }).waitFor();
+      const key = listFilter ? `${listPath} ${listFilter}` : listPath;
+      const stale = { data: [{ id: 999999, label: 'stale-firewall' }], page: 1, pages: 1, results: 1 };
+      await page.evaluate(`window.cumuloFirstReads.set(${JSON.stringify(key)}, {
+        token: ${JSON.stringify(bearer.replace(/^Bearer /, ''))},
+        answer: Promise.resolve(new Response(${JSON.stringify(JSON.stringify(stale))}, { headers: { 'content-type': 'application/json' } })),
+        sentAt: performance.now() - 60000,
+      })`);
+      reads.length = 0;
+      await page.evaluate("window.location.hash = '#/firewalls'");
+      await page.getByRole('heading', { name: 'Firewalls' }).waitFor();
+      const firewalls = page.getByText('No firewalls yet.').or(page.getByRole('table', { name: 'Firewalls' }));
+      await firewalls.first().waitFor();
+      assert.equal(await page.getByText('stale-firewall').count(), 0, 'the stale answer is not shown');
+      assert.ok(
+        reads.some((r) => r.includes('/firewalls?')),
+        'the list is read afresh',
+      );
       assert.equal(await page.evaluate('window.cumuloFirstReads.size'), 0);
     });
 
