@@ -1,10 +1,14 @@
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../data-dir.ts';
 import { type BlobStore, checkBlobKey } from './blob-store.ts';
+
+const execFileAsync = promisify(execFile);
 
 /** Partial data is written here, inside the store, so the final rename stays on one filesystem. */
 const TEMP_DIR = '.tmp';
@@ -68,7 +72,9 @@ export class FsBlobStore implements BlobStore {
         await fs.link(source, temp);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-        await fs.copyFile(source, temp);
+        // From another filesystem, the holes of a sparse file (a disk) stay holes: copyFile would
+        // write them out whole, a 25 GB copy of a disk holding a few hundred MB.
+        await execFileAsync('cp', ['--sparse=always', source, temp]);
         await fs.chmod(temp, PRIVATE_FILE_MODE);
       }
       const { size } = await fs.stat(temp);

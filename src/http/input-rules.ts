@@ -82,7 +82,7 @@ export function closeObjects(
 /** A decimal integer as written by anyone who means one: no sign but `-`, no leading zero, no spaces, no exponent. */
 const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
 
-interface Validator {
+export interface Validator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
 }

@@ -18,10 +18,14 @@ export const cachedSerializerFactory: SerializerFactory = (externalSchemas, opti
   return (route) => {
     const key = `${context}|${route.httpStatus}|${JSON.stringify(route.schema)}`;
     let serializer = built.get(key);
-    if (!serializer) {
-      serializer = compile(route);
-      built.set(key, serializer);
-    }
+    if (serializer) return serializer;
+    // Built when first used: a process builds the serializers of the routes it answers, not all at start.
+    let make: Serializer | undefined;
+    serializer = (data) => {
+      make ??= compile(route);
+      return make(data);
+    };
+    built.set(key, serializer);
     return serializer;
   };
 };
