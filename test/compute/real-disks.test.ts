@@ -6,9 +6,9 @@ import { verify } from 'unixcrypt';
 import { readExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import {
   createRealNode,
+  eventEnd,
   forwardedSsh,
   REAL_NODE_TOOLS,
-  type RealCloud,
   sshKeyPair,
   sshRun,
   startRealCloud,
@@ -18,22 +18,6 @@ import { needs } from '../helpers/system-tools.ts';
 
 const MIB = 1024 * 1024;
 const NEW_PASS = 'another-Horse-staple-7';
-
-/** Waits for the node's latest event of `action` to end; its status (`finished` or `failed`). */
-async function eventEnd(cloud: RealCloud, nodeId: number, action: string): Promise<string> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const events = (await cloud.api('GET', '/v4/account/events?page_size=100')).body.data as {
-      action: string;
-      status: string;
-      entity: { id: number } | null;
-    }[];
-    const status = events.find((e) => e.action === action && e.entity?.id === nodeId)?.status;
-    if (status === 'finished' || status === 'failed') return status;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  assert.fail(`no end to ${action} of node ${nodeId}:\n${cloud.server().output().slice(-4000)}`);
-}
 
 /** The root filesystem's size (MB) as the guest's df sees it. */
 function dfSizeMb(df: string): number {

@@ -11,9 +11,9 @@ import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
 import { tempDir } from '../helpers/app.ts';
 import {
   createRealNode,
+  eventEnd,
   killMachinesUnder,
   REAL_NODE_TOOLS,
-  type RealCloud,
   sshKeyPair,
   startRealCloud,
   storeBusybox,
@@ -83,23 +83,6 @@ test(
   },
 );
 
-/** Waits for the newest event of `action` on the node to be `status`; its last reading after 60 s. */
-async function eventStatus(cloud: RealCloud, action: string, nodeId: number, status: string): Promise<string | undefined> {
-  let last: string | undefined;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const events = (await cloud.api('GET', '/v4/account/events?page_size=25')).body.data as {
-      action: string;
-      status: string;
-      entity: { id: number } | null;
-    }[];
-    last = events.find((e) => e.action === action && e.entity?.id === nodeId)?.status;
-    if (last === status) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return `${last}; the log: ${cloud.server().output().slice(-3000)}`;
-}
-
 test(
   'a snapshot onto full backup storage fails its event and its backup, keeps no partial copy, and the next one succeeds once there is room',
   needs(...REAL_NODE_TOOLS),
@@ -134,7 +117,7 @@ test(
     await run('fallocate', ['-l', String(Number(stdout.trim().split('\n').at(-1)) - 64 * 1024), filler]);
     const taken = await cloud.api('POST', `/v4/node/instances/${id}/backups`, { label: 'no-room' });
     assert.equal(taken.status, 200, JSON.stringify(taken.body));
-    assert.equal(await eventStatus(cloud, 'node_snapshot', id, 'failed'), 'failed', 'copying the disks failed three times');
+    assert.equal(await eventEnd(cloud, id, 'node_snapshot'), 'failed', 'copying the disks failed three times');
     const failed = (await cloud.api('GET', `/v4/node/instances/${id}/backups/${taken.body.id}`)).body;
     assert.equal(failed.status, 'failed', 'the backup says so');
     const listed = (await cloud.api('GET', `/v4/node/instances/${id}/backups`)).body.snapshot;
@@ -146,7 +129,7 @@ test(
     fs.rmSync(filler);
     const retaken = await cloud.api('POST', `/v4/node/instances/${id}/backups`, { label: 'room' });
     assert.equal(retaken.status, 200, JSON.stringify(retaken.body));
-    assert.equal(await eventStatus(cloud, 'node_snapshot', id, 'finished'), 'finished');
+    assert.equal(await eventEnd(cloud, id, 'node_snapshot'), 'finished');
     const current = (await cloud.api('GET', `/v4/node/instances/${id}/backups`)).body.snapshot.current;
     assert.equal(current?.label, 'room');
     assert.equal(current?.status, 'successful');

@@ -184,6 +184,22 @@ export async function removeBridgeNamespace(netns: string): Promise<void> {
   }
 }
 
+/** Waits for the node's latest event of `action` to end; its status (`finished` or `failed`). */
+export async function eventEnd(cloud: RealCloud, nodeId: number, action: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const events = (await cloud.api('GET', '/v4/account/events?page_size=100')).body.data as {
+      action: string;
+      status: string;
+      entity: { id: number } | null;
+    }[];
+    const status = events.find((e) => e.action === action && e.entity?.id === nodeId)?.status;
+    if (status === 'finished' || status === 'failed') return status;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.fail(`no end to ${action} of node ${nodeId}:\n${cloud.server().output().slice(-4000)}`);
+}
+
 /** An ed25519 key pair in a temporary directory: the private key's path and the public key's text. */
 export async function sshKeyPair(t: TestContext): Promise<{ privateKey: string; publicKey: string }> {
   const privateKey = path.join(tempDir(t), 'id_ed25519');
