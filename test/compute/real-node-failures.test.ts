@@ -9,6 +9,7 @@ import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { livePid } from '../../src/compute/qemu/qemu-process.ts';
 import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
 import { tempDir } from '../helpers/app.ts';
+import { backupWindowAwayFromNow } from '../helpers/backup-window.ts';
 import {
   createRealNode,
   eventEnd,
@@ -109,6 +110,8 @@ test(
       extra: { booted: false },
     });
     await cloud.waitForStatus(id, 'offline');
+    const schedule = { window: backupWindowAwayFromNow() };
+    assert.equal((await cloud.api('PUT', `/v4/node/instances/${id}`, { backups: { schedule } })).status, 200);
     assert.equal((await cloud.api('POST', `/v4/node/instances/${id}/backups/enable`, {})).status, 200);
 
     // All but a few blocks taken: the node's disks no longer fit.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DIALECTS } from '../helpers/app.ts';
+import { backupWindowAwayFromNow } from '../helpers/backup-window.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
 import {
@@ -229,6 +230,9 @@ for (const dialect of DIALECTS) {
     test('backups: enable, snapshot, restore to another node (overwriting), cancel', async (t) => {
       const { page } = await watchedPage(t, browser, `${dialect}-node-parts`);
       await signIn(page, server.baseUrl);
+      await apiAs(page, server.baseUrl, 'PUT', `/node/instances/${nodeId}`, {
+        backups: { schedule: { window: backupWindowAwayFromNow() } },
+      });
       await page.goto(`${server.baseUrl}/#/nodes/${nodeId}`);
       const backups = page.getByRole('region', { name: 'Backups' });
       await backups.getByText('The backup service is off.').waitFor();
