@@ -16,49 +16,68 @@ function testFiles(dir: string): string[] {
 
 /** Folders whose files take a minute or more each (guests booting, a browser driving pages). */
 const LONG = ['test/compute/', 'test/console/'];
+/** The slowest of them (a minute and more on two cores), started before the others of their kind. */
+const SLOWEST = [
+  'test/compute/images-build.test.ts',
+  'test/compute/real-nodes.test.ts',
+  'test/compute/real-nodes-debian.test.ts',
+  'test/console/nodes.test.ts',
+  'test/console/node-parts.test.ts',
+];
 /** The other files run this many to a process (see batches). */
 const FILES_PER_PROCESS = 10;
 
+const isLong = (file: string) => LONG.some((dir) => file.startsWith(dir));
+/** Whether the file's nodes use bridge networking, which adds and removes links and addresses on the host. */
+const changesHostNetwork = (file: string) => file.startsWith('test/compute/') && path.basename(file).includes('bridge');
+
 /**
- * The long files start first (started last, one would keep the suite running alone at its end), in
- * this order: those whose nodes use bridge networking, which adds and removes links and addresses on
- * the host, then the other real-node files, then the browser's. Chromium fails a request in flight
- * when the host's addresses change (net::ERR_NETWORK_CHANGED), so the browser files start once the
- * bridge files, which go first, have long ended.
+ * The long files, in the order they start: those that change the host's network, then the other
+ * real-node files, then the browser's, the slowest of each kind first (started last, a long file
+ * would keep the suite running alone at its end). Chromium fails a request in flight when the host's
+ * addresses change (net::ERR_NETWORK_CHANGED): the network files, first, are done by the time the
+ * browser files start, after every other real-node file.
  */
 function longFirst(all: string[]): string[] {
-  const [compute, browser] = LONG.map((dir) => all.filter((f) => f.startsWith(dir))) as [string[], string[]];
-  const bridge = compute.filter((f) => path.basename(f).includes('bridge'));
-  return [...bridge, ...compute.filter((f) => !bridge.includes(f)), ...browser];
+  const kind = (f: string) => (changesHostNetwork(f) ? 0 : f.startsWith('test/compute/') ? 1 : 2);
+  const slowness = (f: string) => (SLOWEST.includes(f) ? SLOWEST.indexOf(f) : SLOWEST.length);
+  return all.filter(isLong).sort((a, b) => kind(a) - kind(b) || slowness(a) - slowness(b) || a.localeCompare(b));
 }
 
 /**
  * The short files, about ten to a process: each file alone would pay a process's start (loading the
  * service's modules, compiling its schemas: over a second of CPU) for a few seconds of tests, and on
- * two cores that was a sixth of the suite. A batch is a module that imports its files in order; their
- * tests run one file after another, as the runner runs one file's tests, and report under their own
- * names and lines. Files are dealt out in turn, so that the slow ones of a folder land in different
- * batches and the last batch to start is not the longest. A file that would disturb its neighbours
- * (top-level hooks, a changed environment) belongs in a process of its own: none does today.
+ * two cores that was a sixth of the suite. A batch imports its files in order; their tests run one
+ * file after another, as the runner runs one file's tests, and report under their own names and
+ * lines. Files are dealt out in turn, so that the slow ones of a folder land in different batches.
+ * A file that would disturb its neighbours (top-level hooks, a changed environment) belongs in a
+ * process of its own: none does today.
  */
-function batches(files: string[], dir: string): string[] {
+function batches(files: string[]): string[][] {
   const count = Math.ceil(files.length / FILES_PER_PROCESS);
-  return Array.from({ length: count }, (_, i) => {
-    const batch = path.join(dir, `batch-${String(i + 1).padStart(2, '0')}-of-${count}.test.mjs`);
-    const part = files.filter((_, j) => j % count === i);
-    fs.writeFileSync(batch, part.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
-    return batch;
+  return Array.from({ length: count }, (_, i) => files.filter((_, j) => j % count === i));
+}
+
+/**
+ * One module per process, in `dir`, named in the order the processes are to start: the test runner
+ * starts its files in the order of their names, whatever order it is given them in.
+ */
+function processModules(groups: string[][], dir: string): string[] {
+  const width = String(groups.length).length;
+  return groups.map((group, i) => {
+    const what = group.length === 1 ? path.basename(group[0] as string, '.test.ts') : `${group.length}-files`;
+    const module = path.join(dir, `${String(i + 1).padStart(width, '0')}-${what}.test.mjs`);
+    fs.writeFileSync(module, group.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+    return module;
   });
 }
 
-const isLong = (file: string) => LONG.some((dir) => file.startsWith(dir));
-
 const args = process.argv.slice(2);
 const whole = !args.some((a) => !a.startsWith('-'));
-const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-batches-')) : undefined;
+const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-processes-')) : undefined;
 const all = whole ? testFiles('test').sort() : [];
-const short = all.filter((f) => !isLong(f));
-const files = batchDir ? [...longFirst(all), ...batches(short, batchDir)] : [];
+const groups = [...longFirst(all).map((f) => [f]), ...batches(all.filter((f) => !isLong(f)))];
+const files = batchDir ? processModules(groups, batchDir) : [];
 // Each test file is a process that loads most of the service, and many start `cumulo` processes:
 // compiled modules cached on disk make every start after the first faster.
 const env = {
