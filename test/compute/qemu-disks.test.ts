@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -172,3 +173,19 @@ test(
     assert.ok(lines.some((line) => line.includes('deployed without its settings') && line.includes('disk-3')));
   },
 );
+
+test('the room for disks is asked of the storage their files go on: a volume mounted for the disks alone', {
+  skip: process.getuid?.() === 0 ? false : 'mounting a tmpfs needs root',
+}, async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-fits-'));
+  const disks = path.join(dir, 'compute', 'disks');
+  fs.mkdirSync(disks, { recursive: true });
+  await exec('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', disks]);
+  t.after(async () => {
+    await exec('umount', ['-l', disks]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const store = new DiskStore(path.join(dir, 'compute'), capturedLog().logger);
+  assert.equal(await store.fits(8), true);
+  assert.equal(await store.fits(32), false, 'the data dir has room, the disks volume has not');
+});

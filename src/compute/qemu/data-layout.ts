@@ -6,9 +6,14 @@ function checkedKey(key: string): string {
   return key;
 }
 
+/** Where every disk's folder is: the storage the disks take. */
+export function disksDir(dir: string): string {
+  return path.join(dir, 'disks');
+}
+
 /** A disk's folder: the disk, and the kernel and initrd of the image deployed onto it, when it carries them. */
 export function diskFiles(dir: string, key: string) {
-  const folder = path.join(dir, 'disks', checkedKey(key));
+  const folder = path.join(disksDir(dir), checkedKey(key));
   return {
     folder,
     disk: path.join(folder, 'disk.img'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { DeploySettings, DiskSpec, ImageFiles, Progress } from '../driver.ts';
-import { diskFiles } from './data-layout.ts';
+import { diskFiles, disksDir } from './data-layout.ts';
 import { writeDeploySettings } from './deploy-settings.ts';
 import { run } from './run.ts';
 import { copySparse } from './sparse-copy.ts';
@@ -62,8 +62,10 @@ export class DiskStore {
   }
 
   async fits(sizeMb: number): Promise<boolean> {
-    fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
-    const stats = await fs.promises.statfs(this.#dir);
+    // Where the disk files go: a volume mounted there for them is the storage that must hold them.
+    const disks = disksDir(this.#dir);
+    fs.mkdirSync(disks, { recursive: true, mode: 0o700 });
+    const stats = await fs.promises.statfs(disks);
     return stats.bavail * stats.bsize >= sizeMb * MIB;
   }
 
