@@ -11,38 +11,34 @@ interface ChoiceProps<T> {
   hint?: string;
 }
 
-/** The region a node (or an image) goes to, its field named `region` for the API's errors. */
-export function RegionField({ options, value, onChange, error, label = 'Region', hint }: ChoiceProps<Region>) {
+/** A choice among catalog items (regions, plans), its field named `name` for the API's errors. */
+function CatalogField<T extends { id: string }>(
+  props: ChoiceProps<T> & { name: string; label: string; empty: string; text: (item: T) => string },
+) {
+  const { options, value, onChange, error, label, hint, name, empty, text } = props;
   return (
-    <Field label={label} name="region" error={error} hint={hint}>
+    <Field label={label} name={name} error={error} hint={hint}>
       {(p) => (
         <Choice
           {...p}
           value={value}
           onChange={onChange}
-          empty="Choose a region"
-          options={options?.map((r) => ({ value: r.id, text: regionText(r) }))}
+          empty={empty}
+          options={options?.map((item) => ({ value: item.id, text: text(item) }))}
         />
       )}
     </Field>
   );
 }
 
+/** The region a node (or an image) goes to, its field named `region` for the API's errors. */
+export function RegionField(props: ChoiceProps<Region>) {
+  return <CatalogField {...props} name="region" label={props.label ?? 'Region'} empty="Choose a region" text={regionText} />;
+}
+
 /** A node's plan (its type) with its specs and price, its field named `type` for the API's errors. */
-export function PlanField({ options, value, onChange, error, label = 'Type', hint }: ChoiceProps<NodeType>) {
-  return (
-    <Field label={label} name="type" error={error} hint={hint}>
-      {(p) => (
-        <Choice
-          {...p}
-          value={value}
-          onChange={onChange}
-          empty="Choose a plan"
-          options={options?.map((t) => ({ value: t.id, text: planText(t) }))}
-        />
-      )}
-    </Field>
-  );
+export function PlanField(props: ChoiceProps<NodeType>) {
+  return <CatalogField {...props} name="type" label={props.label ?? 'Type'} empty="Choose a plan" text={planText} />;
 }
 
 /** A plan's specs and price, as a card under the plan's choice. */
