@@ -25,7 +25,6 @@ const LIST_PAINTED = `new MutationObserver((_, observer) => {
   requestAnimationFrame(() => { window.listPaintedAt = performance.now(); });
 }).observe(document, { childList: true, subtree: true });`;
 
-/** Signs in as the console's user would, once; the browser's storage (the tokens) is what later loads start from. */
 /** The whole browser, as the console's users run it (the tests use the lighter headless shell). */
 function wholeChromium(): string {
   const found = findTool('chromium');
@@ -33,6 +32,7 @@ function wholeChromium(): string {
   return found;
 }
 
+/** Signs in as the console's user would, once; the browser's storage (the tokens) is what later loads start from. */
 async function signedInState(browser: Browser, baseUrl: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
