@@ -183,7 +183,7 @@ function RescueForm({ node, reload }: ChangeProps) {
         ))}
       </div>
       <FormErrors error={submit.error} fields={SLOTS.map((slot) => `devices.${slot}`)} />
-      <button type="submit" disabled={submit.busy}>
+      <button type="submit" disabled={submit.busy || !disks.data}>
         Reboot into rescue mode
       </button>
     </form>
