@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { registerAdmin } from './admin/admin.plugin.ts';
-import { operatorHook } from './admin/operator-hook.ts';
+import { operatorStep } from './admin/operator-hook.ts';
 import type { Context } from './context.ts';
 import { tokenAuthenticator } from './domain/account/authenticator.ts';
 import type { Principal } from './domain/account/principal.ts';
@@ -12,8 +12,9 @@ import { checkAccess } from './http/auth.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
 import { registerConsole } from './http/console.ts';
-import { registerCors } from './http/cors.ts';
+import { corsStep } from './http/cors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { type DoorStep, frontDoor, withoutWaiting } from './http/front-door.ts';
 import { type Readiness, registerHealth } from './http/health.ts';
 import { rejectNulCharacters, withEchoedFields } from './http/input-rules.ts';
 import { lenientBody } from './http/lenient-body.ts';
@@ -86,26 +87,39 @@ export async function buildApp(ctx: Context, readiness: Readiness): Promise<Fast
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw fail.unavailable('The server is shutting down; try again');
-  });
-  // Then: a preflight is answered before anything else runs, authentication included.
-  await registerCors(app, ctx.config);
-  // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
-  app.addHook('onRequest', operatorHook(ctx));
   const authenticator = tokenAuthenticator(ctx);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    const access = request.routeOptions.config.access;
-    if (access) request.principal = await checkAccess(authenticator, request, access);
-  });
-  app.addHook('preValidation', rejectNulCharacters);
-  app.addHook('preValidation', lenientBody);
+  const steps: DoorStep[] = [
+    (_request, reply) => {
+      if (!closing) return;
+      reply.header('connection', 'close');
+      throw fail.unavailable('The server is shutting down; try again');
+    },
+    // Then: a preflight is answered before anything else runs, authentication included.
+    ...[corsStep(app, ctx.config)].filter((step) => step !== null),
+    // Before authentication: a seeded clock moves and due jobs run first, as they would have by then.
+    operatorStep(ctx),
+    (request, reply) => {
+      reply.header('x-request-id', request.id);
+    },
+    (request) => {
+      const access = request.routeOptions.config.access;
+      if (!access) return;
+      const principal = checkAccess(authenticator, request, access);
+      if (!(principal instanceof Promise)) {
+        request.principal = principal;
+        return;
+      }
+      return principal.then((p) => {
+        request.principal = p;
+      });
+    },
+  ];
+  app.addHook('onRequest', frontDoor(steps));
+  app.addHook('preValidation', withoutWaiting(rejectNulCharacters));
+  app.addHook('preValidation', withoutWaiting(lenientBody));
 
   registerMetrics(app, ctx);
-  registerRequestLog(app);
+  registerRequestLog(app, CREDENTIAL_PATHS);
   await registerOpenApi(app, VERSION);
 
   registerHealth(app, readiness);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import type { DoorStep } from '../http/front-door.ts';
 import { API_PREFIX } from '../http/openapi.ts';
 import { randomFraction } from '../random.ts';
 import { faultMatches } from './request-faults.ts';
@@ -13,23 +13,24 @@ const NOT_API = /^\/(?:admin(?:\/|$)|healthz$|readyz$|metrics$|docs(?:\/|$)|v4\/
  * Runs before authentication on every request. API calls (v4 and data URLs) see the operator's
  * current settings; with a seed each moves the logical clock one step, runs the jobs that became due
  * and starts the random stream at a key of its own, so what it sees and generates depends on the
- * request sequence alone. Then v4 calls meet the injected request fault, if it matches.
+ * request sequence alone. Then v4 calls meet the injected request fault, if it matches. Without a
+ * seed, settings read lately and no fault, there is nothing to wait for.
  */
-export function operatorHook(ctx: Context): (request: FastifyRequest) => Promise<void> {
-  const seeded = ctx.config.seed !== undefined;
+export function operatorStep(ctx: Context): DoorStep {
   const step = ctx.config.clockStepMs;
-  return async (request) => {
+  const seeded = async () => {
+    const offset = await ctx.operator.addClockOffset(step);
+    await ctx.runDueJobs();
+    ctx.random.reposition(`request:${offset}`);
+  };
+  return (request) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     if (NOT_API.test(path)) return;
-    if (seeded) {
-      const offset = await ctx.operator.addClockOffset(step);
-      await ctx.runDueJobs();
-      ctx.random.reposition(`request:${offset}`);
-    } else {
-      const loading = ctx.operator.fresh();
-      if (loading) await loading;
-    }
-    if (ctx.operator.requestFault && path.startsWith(`${API_PREFIX}/`)) await injectFault(ctx, request.method, path);
+    // The fault as the settings stand once read.
+    const meetFault = () =>
+      ctx.operator.requestFault && path.startsWith(`${API_PREFIX}/`) ? injectFault(ctx, request.method, path) : undefined;
+    const settled = ctx.config.seed !== undefined ? seeded() : ctx.operator.fresh();
+    return settled ? settled.then(meetFault) : meetFault();
   };
 }
 

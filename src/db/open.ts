@@ -1,5 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import type { Database, Db, DbKind } from './database.ts';
+import { registerDirectRead } from './direct-read.ts';
 import { createPostgresDialect, createPostgresPool } from './postgres.ts';
 import { createSqliteDialect, sqliteFile } from './sqlite.ts';
 
@@ -25,11 +26,14 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = createPostgresPool({ url: options.databaseUrl, ...(options.pgSchema ? { schema: options.pgSchema } : {}) });
     const db = new Kysely<Database>({ dialect: createPostgresDialect(pool) });
+    registerDirectRead(db, async (text, values) => (await pool.query(text, values as unknown[])).rows);
     const url = new URL(options.databaseUrl);
     return handle(db, 'postgres', `postgres://${url.host}${url.pathname}${options.pgSchema ? `#${options.pgSchema}` : ''}`);
   }
   const file = options.sqliteFile ?? sqliteFile(options.dataDir);
-  const db = new Kysely<Database>({ dialect: createSqliteDialect(file) });
+  const dialect = createSqliteDialect(file);
+  const db = new Kysely<Database>({ dialect });
+  registerDirectRead(db, dialect.directRead());
   return handle(db, 'sqlite', file);
 }
 

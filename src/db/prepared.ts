@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { directRead } from './direct-read.ts';
 import { prepareOnEveryConnection } from './postgres.ts';
 import { isPostgres } from './transaction.ts';
 
@@ -16,13 +17,14 @@ interface Compiled {
  * dialect) builds the query with placeholder arguments and keeps its SQL; every call binds its
  * arguments where the placeholders were. What the query looks like may depend on `shape` only,
  * never on an argument's value (an argument is bound, never spliced into the SQL). On PostgreSQL the
- * statement is also a named prepared statement, parsed and planned once a connection.
+ * statement is also a named prepared statement, parsed and planned once a connection. Outside a
+ * transaction it runs straight on the driver (src/db/direct-read.ts): on node:sqlite without waiting.
  */
 export function preparedRead<Args extends Record<string, string | number>, Row>(
   build: (db: Kysely<Database>, args: Args, shape: string) => Compilable<Row>,
-): (db: Kysely<Database>, shape: string, args: Args) => Promise<Row[]> {
+): (db: Kysely<Database>, shape: string, args: Args) => Row[] | Promise<Row[]> {
   const cache = new Map<string, Compiled>();
-  return async (db, shape, args) => {
+  return (db, shape, args) => {
     const postgres = isPostgres(db);
     const key = `${postgres ? 'pg' : 'sqlite'}:${shape}`;
     let compiled = cache.get(key);
@@ -39,6 +41,8 @@ export function preparedRead<Args extends Record<string, string | number>, Row>(
       if (postgres) prepareOnEveryConnection(compiled.sql);
     }
     const parameters = compiled.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    return (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;
+    const rows = directRead(db)?.(compiled.sql, parameters);
+    if (rows) return rows as Row[] | Promise<Row[]>;
+    return db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters)).then((result) => result.rows);
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -13,6 +13,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { DATABASE_FILE, makePrivateDir, touchPrivateFile } from '../data-dir.ts';
+import type { DirectRead } from './direct-read.ts';
 
 /** Prepared statements kept per connection: compiling a statement costs more than running most of them. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -184,6 +185,11 @@ class NodeSqliteDriver implements Driver {
     this.#reader = new Connection(open(this.#file, { readOnly: true }));
   }
 
+  /** A plain read on the read connection, at once; undefined before the database is open. */
+  readNow(query: CompiledQuery): unknown[] | undefined {
+    return this.#reader?.execute(query).rows;
+  }
+
   connections(): { writer: Connection; reader: Connection; lock: WriteLock } {
     if (!this.#writer || !this.#reader) throw new Error('the database is not open');
     return { writer: this.#writer, reader: this.#reader, lock: this.#lock };
@@ -251,13 +257,20 @@ class NodeSqliteAdapter extends SqliteAdapter {
 
 class NodeSqliteDialect implements Dialect {
   #file: string;
+  #driver: NodeSqliteDriver | null = null;
 
   constructor(file: string) {
     this.#file = file;
   }
 
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#file);
+    this.#driver = new NodeSqliteDriver(this.#file);
+    return this.#driver;
+  }
+
+  /** Plain reads straight on the driver Kysely was given (src/db/direct-read.ts). */
+  directRead(): DirectRead {
+    return (sql, parameters) => this.#driver?.readNow(CompiledQuery.raw(sql, parameters as unknown[]));
   }
 
   createQueryCompiler() {
@@ -282,7 +295,7 @@ export function sqliteFile(dataDir: string): string {
  * The embedded database for Kysely: node:sqlite, one write connection (transactions and writes, one
  * at a time in arrival order) and one read-only connection for plain reads outside transactions.
  */
-export function createSqliteDialect(file: string): Dialect {
+export function createSqliteDialect(file: string): Dialect & { directRead(): DirectRead } {
   makePrivateDir(path.dirname(file));
   // SQLite makes its -wal and -shm files with the mode of the database file.
   touchPrivateFile(file);

@@ -5,10 +5,10 @@ import { subprotocolToken } from './websocket-protocols.ts';
 
 /** The groups' half of the auth check, which the assembly gives it (src/app.ts): who a token is, and what they may do. */
 export interface Authenticator<Principal> {
-  /** Who the bearer token stands for; null when it stands for nobody. */
-  authenticate(token: string): Promise<Principal | null>;
-  /** Refuses (403) a principal that lacks what the route needs. */
-  authorize(principal: Principal, needs: RouteNeeds): Promise<void>;
+  /** Who the bearer token stands for; null when it stands for nobody. A promise only when it must read the database. */
+  authenticate(token: string): Principal | null | Promise<Principal | null>;
+  /** Refuses (403) a principal that lacks what the route needs; a promise only when it must read the database. */
+  authorize(principal: Principal, needs: RouteNeeds): void | Promise<void>;
 }
 
 const BEARER = /^(?:bearer|token)\s+(\S+)\s*$/i;
@@ -25,20 +25,33 @@ function bearerToken(request: FastifyRequest): string | null {
   return token;
 }
 
-/** The one auth check: token (401), then the route's scopes and grant (403). Gives the principal, null when anonymous. */
-export async function checkAccess<Principal>(
+function authorized<Principal>(
+  authenticator: Authenticator<Principal>,
+  principal: Principal | null,
+  access: RouteNeeds,
+): Principal | Promise<Principal> {
+  if (principal === null) throw fail.unauthorized('Invalid Token');
+  const checking = authenticator.authorize(principal, access);
+  return checking ? checking.then(() => principal) : principal;
+}
+
+/**
+ * The one auth check: token (401), then the route's scopes and grant (403). Gives the principal, null
+ * when anonymous; without waiting when what it needs is known (a token seen lately, an unrestricted user).
+ */
+export function checkAccess<Principal>(
   authenticator: Authenticator<Principal>,
   request: FastifyRequest,
   access: Access,
-): Promise<Principal | null> {
+): Principal | null | Promise<Principal | null> {
   if ('public' in access) return null;
   const token = bearerToken(request);
   if (token === null) {
     if (access.optional) return null;
     throw fail.unauthorized('Authentication required: send Authorization: Bearer <token>');
   }
-  const principal = await authenticator.authenticate(token);
-  if (principal === null) throw fail.unauthorized('Invalid Token');
-  await authenticator.authorize(principal, access);
-  return principal;
+  const found = authenticator.authenticate(token);
+  return found instanceof Promise
+    ? found.then((principal) => authorized(authenticator, principal, access))
+    : authorized(authenticator, found, access);
 }

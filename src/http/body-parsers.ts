@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail } from '../errors.ts';
+import { withoutWaiting } from './front-door.ts';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './input-rules.ts';
 
 const text = (body: string | Buffer) => (typeof body === 'string' ? body : body.toString('utf8'));
@@ -29,10 +30,10 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (isBlank(body)) return done(null, undefined);
     done(fail.unsupportedMediaType('Unsupported Content-Type: send application/json'), undefined);
   });
-  app.addHook('preValidation', noBodyIsEmptyObject);
+  app.addHook('preValidation', withoutWaiting(noBodyIsEmptyObject));
 }
 
-async function noBodyIsEmptyObject(request: FastifyRequest): Promise<void> {
+function noBodyIsEmptyObject(request: FastifyRequest): void {
   const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined;
   if (request.body === undefined && schema?.type === 'object') request.body = {};
 }

@@ -1,38 +1,53 @@
-import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
+import type { DoorStep } from './front-door.ts';
 import { API_PREFIX } from './openapi.ts';
 
 /** Response headers a browser page may read besides the safelisted ones. */
-const EXPOSED_HEADERS = ['x-request-id', 'allow', 'content-length', 'warning'];
+const EXPOSED_HEADERS = 'x-request-id, allow, content-length, warning';
+const METHODS = 'GET, HEAD, POST, PUT, DELETE';
+const MAX_AGE_SECONDS = '86400';
+
+function addVary(reply: FastifyReply, name: string): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary === undefined || vary === '' ? name : `${String(vary)}, ${name}`);
+}
 
 /**
  * CORS for the v4 API, so browser tools can call it with a token: preflights (OPTIONS) are answered
  * before authentication, and every v4 answer, errors included, carries the headers. Never with
  * credentials: the API authenticates by bearer token, not by cookie. The OAuth token endpoint gets
- * them too. Other paths (admin, data
- * URLs, docs) get no CORS headers.
+ * them too (a browser app signing in with PKCE exchanges its code from its own page). Other paths
+ * (admin, data URLs, docs) get none, and OPTIONS is no method of theirs. Null when CORS is off.
+ *
+ * A step of the front door (src/http/front-door.ts): every request passes it, so it decides from
+ * strings made once.
  */
-export async function registerCors(app: FastifyInstance, config: Pick<Config, 'corsOrigins' | 'oauthPath'>): Promise<void> {
+export function corsStep(app: FastifyInstance, config: Pick<Config, 'corsOrigins' | 'oauthPath'>): DoorStep | null {
   const origins = config.corsOrigins;
-  if (origins !== '*' && origins.length === 0) return;
-  const common = {
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-    exposedHeaders: EXPOSED_HEADERS,
-    credentials: false,
-    maxAge: 86400,
-    // A bare OPTIONS (no Origin) is answered like a preflight rather than refused outside the envelope.
-    strictPreflight: false,
-  };
-  // Made once: the delegator runs for every request and only picks one.
-  const api = { ...common, origin: origins === '*' ? '*' : [...origins] };
-  const other = { ...common, origin: false };
-  // A browser app signing in with PKCE exchanges its code from its own page.
+  if (origins !== '*' && origins.length === 0) return null;
+  const allowed = origins === '*' ? null : new Set(origins);
   const tokenPath = `${config.oauthPath}/token`;
-  await app.register(cors, {
-    delegator: (request, callback) => {
-      const path = request.url.split('?', 1)[0] ?? '';
-      callback(null, path.startsWith(`${API_PREFIX}/`) || path.startsWith(tokenPath) ? api : other);
-    },
-  });
+  const isCorsPath = (url: string) => url.startsWith(`${API_PREFIX}/`) || url.startsWith(tokenPath);
+
+  // A preflight the step did not answer (a path without CORS) finds no method here.
+  app.options('*', { schema: { hide: true } }, (_request, reply) => reply.callNotFound());
+
+  return (request, reply) => {
+    // Caches keep answers apart by origin, whichever origins are allowed.
+    addVary(reply, 'Origin');
+    if (!isCorsPath(request.url)) return;
+    const origin = request.headers.origin;
+    if (allowed === null) reply.header('access-control-allow-origin', '*');
+    else if (origin !== undefined && allowed.has(origin)) reply.header('access-control-allow-origin', origin);
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    if (request.method !== 'OPTIONS') return;
+    reply.header('access-control-allow-methods', METHODS);
+    addVary(reply, 'Access-Control-Request-Headers');
+    const asked = request.headers['access-control-request-headers'];
+    if (asked !== undefined) reply.header('access-control-allow-headers', asked);
+    reply.header('access-control-max-age', MAX_AGE_SECONDS);
+    // Some browsers wait for a body of a 204 without a length.
+    reply.code(204).header('content-length', '0').send();
+  };
 }

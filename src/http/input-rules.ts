@@ -169,7 +169,7 @@ const NUL_REASON = 'May not contain the NUL character (\\u0000)';
  * carrying one: refuse it in the path (it names nothing: 404), the query and the body (400 naming
  * the field), before validation, on both databases alike.
  */
-export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+export function rejectNulCharacters(request: FastifyRequest): void {
   if (findNul(request.params) !== undefined) throw fail.notFound();
   const inQuery = findNul(request.query);
   if (inQuery !== undefined) throw fail.badRequest(NUL_REASON, inQuery || 'query');

@@ -135,7 +135,7 @@ export function ignoredFieldsWarning(fields: readonly string[]): string {
 }
 
 /** The preValidation hook: the body as its route's schema knows it. */
-export async function lenientBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function lenientBody(request: FastifyRequest, reply: FastifyReply): void {
   const schema = request.routeOptions.schema?.body;
   if (!isRecord(schema) || !isRecord(request.body)) return;
   const ignored = dropUnknownFields(closedBodySchema(schema), request.body);

@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
+import { withoutWaiting } from './front-door.ts';
 import { chosenSubprotocol, isWebSocketHandshake } from './websocket-protocols.ts';
 
 /** How long the socket of a refused handshake waits for the client to close its side. */
@@ -27,12 +28,15 @@ export async function registerWebSockets(app: FastifyInstance, options: { maxMes
   });
   // A handshake refused before the plugin's own hooks ran (by the auth check) would keep its socket:
   // nothing reads another request from it.
-  app.addHook('onResponse', async (request) => {
-    if (!isWebSocketHandshake(request.headers)) return;
-    const socket = request.raw.socket;
-    socket.end();
-    socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());
-  });
+  app.addHook(
+    'onResponse',
+    withoutWaiting((request) => {
+      if (!isWebSocketHandshake(request.headers)) return;
+      const socket = request.raw.socket;
+      socket.end();
+      socket.setTimeout(REFUSED_LINGER_MS, () => socket.destroy());
+    }),
+  );
 }
 
 function bytesOf(data: RawData): Buffer {

@@ -313,7 +313,10 @@ for (const dialect of DIALECTS) {
 
       await openTool(page, 'Rescue');
       // The disks load when the tool opens; until then every slot reads None.
-      await page.getByLabel('/dev/sda').locator('option:checked:not([value=""])').waitFor({ state: 'attached', ...LIVE });
+      await page
+        .getByLabel('/dev/sda')
+        .locator('option:checked:not([value=""])')
+        .waitFor({ state: 'attached', ...LIVE });
       assert.notEqual(await page.getByLabel('/dev/sda').inputValue(), '', 'the first disk goes to sda');
       await page.getByRole('button', { name: 'Reboot into rescue mode' }).click();
       await confirmDialog(page, /^Reboot shop-1 into rescue mode\?$/, 'Rescue');

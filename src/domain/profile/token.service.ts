@@ -78,13 +78,17 @@ function expired(ctx: Context, expiry: string | null): boolean {
   return expiry !== null && expiry <= toTimestamp(ctx.clock.nowMs());
 }
 
-/** The principal a bearer token stands for, or null when it is unknown or expired. */
-export async function authenticateToken(ctx: Context, value: string): Promise<Principal | null> {
+/** The principal a bearer token stands for, or null when it is unknown or expired; from the cache without waiting. */
+export function authenticateToken(ctx: Context, value: string): Principal | null | Promise<Principal | null> {
   if (value.length > 256) return null;
   const hash = hashToken(value);
   const cache = tokenCache(ctx);
   const cached = cache.get(hash);
   if (cached && cached.until > performance.now()) return expired(ctx, cached.expiry) ? null : cached.principal;
+  return readToken(ctx, cache, hash);
+}
+
+async function readToken(ctx: Context, cache: Map<string, CachedToken>, hash: string): Promise<Principal | null> {
   const row = await findTokenByHash(ctx.db, hash);
   if (!row) {
     cache.delete(hash);

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './database.ts';
+
+/**
+ * A plain read (one SELECT outside any transaction) run straight on the driver, without the query
+ * builder's execution path: on node:sqlite it runs at once on the read connection and returns its
+ * rows; on PostgreSQL it is one pooled query. Undefined until the database is open.
+ */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | Promise<unknown[]> | undefined;
+
+const reads = new WeakMap<Kysely<Database>, DirectRead>();
+
+/** Called once by whoever opens the database (src/db/open.ts). */
+export function registerDirectRead(db: Kysely<Database>, read: DirectRead): void {
+  reads.set(db, read);
+}
+
+/** The direct read of a database opened by src/db/open.ts; none for a transaction, whose reads stay in it. */
+export function directRead(db: Kysely<Database>): DirectRead | undefined {
+  return reads.get(db);
+}
