@@ -5,7 +5,18 @@ import { namesNothing, validationErrors } from './validation.ts';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export function send(reply: FastifyReply, error: ApiError) {
-  return reply.status(error.status).type('application/json; charset=utf-8').send({ errors: error.errors });
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ errors: error.errors }));
+}
+
+/** Answers a request with a failure in the envelope; a fault of the service is logged with its stack. */
+export function answerError(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error) {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.debug({ reason: apiError.message }, 'request refused');
+  return send(reply, apiError);
 }
 
 /** Turns every failure, the framework's own included, into the standard envelope. */
@@ -44,12 +55,7 @@ export function toApiError(error: FastifyError | Error): ApiError {
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.debug({ reason: apiError.message }, 'request refused');
-    return send(reply, apiError);
-  });
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(request, reply, error));
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import { answerError } from './error-handler.ts';
 
 /**
  * One thing done to every request before its handler: it returns nothing when it is done, or a
@@ -14,6 +15,8 @@ export type DoorStep = (request: FastifyRequest, reply: FastifyReply) => void | 
  */
 export function frontDoor(steps: readonly DoorStep[]): onRequestHookHandler {
   return (request, reply, done) => {
+    // Answered here, as the error handler would answer it, without Fastify's error path.
+    const refuse = (error: unknown) => answerError(request, reply, error as Error);
     const from = (first: number): void => {
       for (let i = first; i < steps.length; i++) {
         if (reply.sent) return;
@@ -21,11 +24,11 @@ export function frontDoor(steps: readonly DoorStep[]): onRequestHookHandler {
         try {
           waiting = (steps[i] as DoorStep)(request, reply);
         } catch (error) {
-          done(error as Error);
+          refuse(error);
           return;
         }
         if (waiting) {
-          waiting.then(() => from(i + 1), done);
+          waiting.then(() => from(i + 1), refuse);
           return;
         }
       }
