@@ -22,6 +22,7 @@ import * as oauthGrantFamilies from './migrations/0020-oauth-grant-families.ts';
 import * as consoleTickets from './migrations/0021-console-tickets.ts';
 import * as nodeSamples from './migrations/0022-node-samples.ts';
 import * as computeHosts from './migrations/0023-compute-hosts.ts';
+import * as addressOrderIndex from './migrations/0024-address-order-index.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -52,6 +53,7 @@ const STEPS: Record<string, Step> = {
   '0021-console-tickets': consoleTickets,
   '0022-node-samples': nodeSamples,
   '0023-compute-hosts': computeHosts,
+  '0024-address-order-index': addressOrderIndex,
 };
 
 class InCodeMigrations implements MigrationProvider {

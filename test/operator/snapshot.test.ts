@@ -89,6 +89,7 @@ for (const dialect of DIALECTS) {
           '0021-console-tickets',
           '0022-node-samples',
           '0023-compute-hosts',
+          '0024-address-order-index',
         ],
         blobs: 'by-key',
       });
