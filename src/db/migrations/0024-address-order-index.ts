@@ -7,6 +7,8 @@ import type { MigrationDb } from './schema-helpers.ts';
  * per node cost a tenth of a page's time. It replaces the index on (account_id, node_id), its prefix.
  */
 export async function up(db: MigrationDb): Promise<void> {
-  await sql`create index ip_addresses_node_order on ip_addresses (account_id, node_id, type, public desc, created, ordinal)`.execute(db);
+  await sql`create index ip_addresses_node_order on ip_addresses (account_id, node_id, type, public desc, created, ordinal)`.execute(
+    db,
+  );
   await db.schema.dropIndex('ip_addresses_account').execute();
 }
