@@ -1,7 +1,8 @@
 import { Kysely, sql } from 'kysely';
+import { openNotices } from './change-notices.ts';
 import type { Database, Db, DbKind } from './database.ts';
 import { registerDirectRead } from './direct-read.ts';
-import { createPostgresDialect, createPostgresPool } from './postgres.ts';
+import { createPostgresDialect, createPostgresPool, urlWithSchema } from './postgres.ts';
 import { createSqliteDialect, sqliteFile } from './sqlite.ts';
 
 export interface DatabaseHandle {
@@ -27,8 +28,15 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
     const pool = createPostgresPool({ url: options.databaseUrl, ...(options.pgSchema ? { schema: options.pgSchema } : {}) });
     const db = new Kysely<Database>({ dialect: createPostgresDialect(pool) });
     registerDirectRead(db, async (text, values) => (await pool.query(text, values as unknown[])).rows);
+    const listening = options.pgSchema ? urlWithSchema(options.databaseUrl, options.pgSchema) : options.databaseUrl;
+    const notices = openNotices(db, listening, options.pgSchema);
     const url = new URL(options.databaseUrl);
-    return handle(db, 'postgres', `postgres://${url.host}${url.pathname}${options.pgSchema ? `#${options.pgSchema}` : ''}`);
+    return handle(
+      db,
+      'postgres',
+      `postgres://${url.host}${url.pathname}${options.pgSchema ? `#${options.pgSchema}` : ''}`,
+      notices,
+    );
   }
   const file = options.sqliteFile ?? sqliteFile(options.dataDir);
   const dialect = createSqliteDialect(file);
@@ -37,13 +45,16 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   return handle(db, 'sqlite', file);
 }
 
-function handle(db: Db, kind: DbKind, location: string): DatabaseHandle {
+function handle(db: Db, kind: DbKind, location: string, notices?: { close(): Promise<void> }): DatabaseHandle {
   return {
     db,
     kind,
     location,
     ping: () => pingDatabase(db),
-    close: () => db.destroy(),
+    async close() {
+      await notices?.close();
+      await db.destroy();
+    },
   };
 }
 

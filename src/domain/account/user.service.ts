@@ -217,7 +217,7 @@ export async function updateUser(ctx: Context, actor: Actor, username: string, b
     return toUser(trx, row);
   });
   // The user's tokens now stand for a principal with another name or restriction.
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
   return updated;
 }
 
@@ -232,5 +232,5 @@ export async function deleteUser(ctx: Context, actor: Actor, username: string): 
     await deleteUserRow(trx, actor.accountId, user.id);
     await recordEvent(trx, ctx, actor, { action: 'user_delete', entity: entityOf(user) });
   });
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
 }

@@ -50,5 +50,5 @@ export async function revokeApp(ctx: Context, principal: Principal, id: number):
     if (!row) throw fail.notFound('App not found');
     await deleteAppRow(trx, id);
   });
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
 }

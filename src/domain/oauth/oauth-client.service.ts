@@ -146,5 +146,5 @@ export async function deleteClient(ctx: Context, actor: Actor, id: string): Prom
     await deleteClientRow(trx, actor.accountId, id);
     await recordEvent(trx, ctx, actor, { action: 'oauth_client_delete', entity: entityOf(row) });
   });
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
 }

@@ -114,7 +114,7 @@ export async function revokeFamily(ctx: Context, clientId: string, family: strin
     await revokeCodeRow(trx, family);
     await revokeTokens(trx, await revokeRefreshFamily(trx, family));
   });
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
 }
 
 /**

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
+import { announceChange, onChange } from '../../db/change-notices.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
 import { lockRows } from '../../db/row-locks.ts';
@@ -43,13 +44,17 @@ export function hashToken(value: string): string {
 
 /**
  * Principals of recently presented tokens, one cache per database, so that a request does not read the
- * token and user tables every time. Staleness is bounded: an entry serves for at most TOKEN_CACHE_MS
- * of wall-clock time; a token's expiry is checked against the service clock on every use; deleting a
- * token and changing or deleting a user empty this process's cache at once. Another process sharing a
- * PostgreSQL database sees such a change after at most TOKEN_CACHE_MS. Unknown tokens are not cached.
+ * token and user tables every time. An entry serves for at most TOKEN_CACHE_MS of wall-clock time; a
+ * token's expiry is checked against the service clock on every use. Deleting a token and changing or
+ * deleting a user empty the cache of this process at once and of every other process sharing a
+ * PostgreSQL database as soon as the database tells it (src/db/change-notices.ts); a process that
+ * lost its listening connection forgets everything, and TOKEN_CACHE_MS bounds what it could miss.
+ * Unknown tokens are not cached.
  */
 const TOKEN_CACHE_MS = 5_000;
 const TOKEN_CACHE_MAX = 10_000;
+/** What other processes announce when a token or user changes. */
+const TOKENS_CHANGED = 'tokens';
 
 interface CachedToken {
   principal: Principal;
@@ -58,20 +63,37 @@ interface CachedToken {
   until: number;
 }
 
-const tokenCaches = new WeakMap<Context['db'], Map<string, CachedToken>>();
+class TokenCache {
+  readonly entries = new Map<string, CachedToken>();
+  /** Counts the times the cache was emptied: a read that began before one must not fill it after. */
+  generation = 0;
 
-function tokenCache(ctx: Context): Map<string, CachedToken> {
+  forget(): void {
+    this.entries.clear();
+    this.generation += 1;
+  }
+}
+
+const tokenCaches = new WeakMap<Context['db'], TokenCache>();
+
+function tokenCache(ctx: Context): TokenCache {
   let cache = tokenCaches.get(ctx.db);
   if (!cache) {
-    cache = new Map();
-    tokenCaches.set(ctx.db, cache);
+    const created = new TokenCache();
+    onChange(ctx.db, TOKENS_CHANGED, () => created.forget());
+    tokenCaches.set(ctx.db, created);
+    cache = created;
   }
   return cache;
 }
 
-/** Drops every cached principal of the context's database: call after a token or user has changed. */
-export function forgetCachedTokens(ctx: Context): void {
-  tokenCaches.get(ctx.db)?.clear();
+/**
+ * Drops every cached principal of the context's database, in this process and, through the
+ * database, in every other one: call once a change to a token or user has committed.
+ */
+export async function forgetCachedTokens(ctx: Context): Promise<void> {
+  tokenCaches.get(ctx.db)?.forget();
+  await announceChange(ctx.db, TOKENS_CHANGED);
 }
 
 function expired(ctx: Context, expiry: string | null): boolean {
@@ -83,17 +105,17 @@ export function authenticateToken(ctx: Context, value: string): Principal | null
   if (value.length > 256) return null;
   const hash = hashToken(value);
   const cache = tokenCache(ctx);
-  const cached = cache.get(hash);
+  const cached = cache.entries.get(hash);
   if (cached && cached.until > performance.now()) return expired(ctx, cached.expiry) ? null : cached.principal;
   return readToken(ctx, cache, hash);
 }
 
-async function readToken(ctx: Context, cache: Map<string, CachedToken>, hash: string): Promise<Principal | null> {
+async function readToken(ctx: Context, cache: TokenCache, hash: string): Promise<Principal | null> {
+  const generation = cache.generation;
   const row = await findTokenByHash(ctx.db, hash);
-  if (!row) {
-    cache.delete(hash);
-    return null;
-  }
+  const { entries } = cache;
+  entries.delete(hash);
+  if (!row) return null;
   const principal: Principal = Object.freeze({
     accountId: row.account_id,
     userId: row.user_id,
@@ -102,9 +124,10 @@ async function readToken(ctx: Context, cache: Map<string, CachedToken>, hash: st
     scopes: parseScopes(row.scopes).set,
     tokenId: row.token_id,
   });
-  cache.delete(hash);
-  if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(hash, { principal, expiry: row.expiry, until: performance.now() + TOKEN_CACHE_MS });
+  if (cache.generation === generation) {
+    if (entries.size >= TOKEN_CACHE_MAX) entries.delete(entries.keys().next().value as string);
+    entries.set(hash, { principal, expiry: row.expiry, until: performance.now() + TOKEN_CACHE_MS });
+  }
   return expired(ctx, row.expiry) ? null : principal;
 }
 
@@ -250,7 +273,7 @@ export async function deleteToken(ctx: Context, principal: Principal, id: number
     await deleteTokenRow(trx, ownerOf(principal), id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'token_delete', entity: entityOf(row) });
   });
-  forgetCachedTokens(ctx);
+  await forgetCachedTokens(ctx);
 }
 
 /** Ends tokens at once, in the caller's transaction; the caller forgets cached tokens once it commits. */

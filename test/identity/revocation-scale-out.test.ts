@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { urlWithSchema } from '../../src/db/postgres.ts';
+import { ADMIN_TOKEN, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
+
+/**
+ * Two `serve` processes on one PostgreSQL database, as the README's scale-out runs them: each keeps
+ * the principals of tokens it has seen, and a revocation made through one is refused by the other at
+ * its very next request.
+ */
+describe('revocation on every server of a scale-out [postgres]', () => {
+  test('a token deleted through one server is refused by the other, which had it cached', async (t) => {
+    const databaseUrl = urlWithSchema(PG_URL, await freshPgSchema(t));
+    const start = async (worker: 'on' | 'off') => {
+      const server = await startServerProcess({
+        CUMULO_DATA_DIR: tempDir(t),
+        DATABASE_URL: databaseUrl,
+        CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN,
+        CUMULO_WORKER: worker,
+      });
+      t.after(() => server.child.kill('SIGKILL'));
+      return server;
+    };
+    const a = await start('on');
+    const b = await start('off');
+    const call = (base: string, method: string, path: string, token: string, body?: unknown) =>
+      fetch(`${base}/v4${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+
+    for (let round = 1; round <= 3; round++) {
+      const made = await call(a.baseUrl, 'POST', '/profile/tokens', ADMIN_TOKEN, { label: `round ${round}`, scopes: '*' });
+      assert.equal(made.status, 200);
+      const { id, token } = (await made.json()) as { id: number; token: string };
+      // Seen twice by B: the second answer comes from what B keeps.
+      assert.equal((await call(b.baseUrl, 'GET', '/profile', token)).status, 200);
+      assert.equal((await call(b.baseUrl, 'GET', '/profile', token)).status, 200);
+      assert.equal((await call(a.baseUrl, 'DELETE', `/profile/tokens/${id}`, ADMIN_TOKEN)).status, 200);
+      const after = await call(b.baseUrl, 'GET', '/profile', token);
+      assert.equal(after.status, 401, `round ${round}: B still took the revoked token`);
+      assert.equal((await call(a.baseUrl, 'GET', '/profile', token)).status, 401);
+    }
+  });
+});
