@@ -29,6 +29,22 @@ for (const dialect of DIALECTS) {
       // Latency by buckets; how long each took depends on the machine, not on the service.
       assert.match(text, /http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/v4\/regions",status="200"\} \d/);
       assert.match(text, /http_request_duration_seconds_count\{method="GET",route="\/v4\/regions",status="200"\} 2/);
+      assert.match(text, /http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v4\/profile",status="401"\} 1/);
+      assert.match(text, /http_request_duration_seconds_sum\{method="GET",route="\/v4\/profile",status="401"\} [0-9.e-]+\n/);
+      // Buckets count cumulatively: each holds at least what the one below holds.
+      const buckets = [
+        ...text.matchAll(
+          /http_request_duration_seconds_bucket\{le="[^"]+",method="GET",route="\/v4\/regions",status="200"\} (\d+)/g,
+        ),
+      ].map((m) => Number(m[1]));
+      assert.equal(buckets.length, 13);
+      assert.deepEqual(
+        buckets,
+        [...buckets].sort((a, b) => a - b),
+      );
+      assert.equal(buckets.at(-1), 2);
+      assert.match(text, /# TYPE http_requests_total counter\n/);
+      assert.match(text, /# TYPE http_request_duration_seconds histogram\n/);
       assert.match(text, /cumulo_jobs_queued 1/);
     });
   });
