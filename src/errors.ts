@@ -49,6 +49,14 @@ export class ApiError extends Error {
     this.status = STATUS[code];
     this.errors = errors;
   }
+
+  #body: string | undefined;
+
+  /** The envelope as the response body, written once. */
+  get body(): string {
+    this.#body ??= JSON.stringify({ errors: this.errors });
+    return this.#body;
+  }
 }
 
 /** The one error factory. */

@@ -32,13 +32,14 @@ function prettyDestination(fd: 1 | 2): DestinationStream {
   };
 }
 
-/** What the line buffer gathers before it hands the lines on in one piece. */
+/** What the line buffer gathers before it writes the lines in one piece. */
 const CHUNK_CHARS = 16_384;
 
 /**
- * Lines gathered in memory and handed to `out` (sonic-boom, which writes off the event loop) as one
- * chunk, when the chunk is full, at least every quarter second, and at exit. sonic-boom measures its
- * whole pending buffer on every write it is given, which at a line a request cost 5 µs a line.
+ * Lines gathered in memory and written to `out` (sonic-boom, synchronously) as one chunk: when the
+ * chunk is full, at least every quarter second, and at exit, so a line never waits in a write under
+ * way when the process ends. sonic-boom gathers lines itself, but measures its whole pending buffer
+ * on every line it is given, which at a line a request cost 5 µs a line.
  */
 class LineBuffer implements DestinationStream {
   #out: ReturnType<typeof pino.destination>;
@@ -52,10 +53,10 @@ class LineBuffer implements DestinationStream {
   write(line: string): void {
     this.#lines.push(line);
     this.#chars += line.length;
-    if (this.#chars >= CHUNK_CHARS) this.#handOn();
+    if (this.#chars >= CHUNK_CHARS) this.flushSync();
   }
 
-  #handOn(): void {
+  flushSync(): void {
     if (this.#lines.length === 0) return;
     const chunk = this.#lines.join('');
     this.#lines = [];
@@ -64,15 +65,10 @@ class LineBuffer implements DestinationStream {
     if (!(this.#out as unknown as { destroyed: boolean }).destroyed) this.#out.write(chunk);
   }
 
-  /** pino's `logger.flush(callback)`: handed on, then sonic-boom's flush. */
+  /** pino's `logger.flush(callback)`. */
   flush(done?: (error?: Error) => void): void {
-    this.#handOn();
-    if (done) this.#out.flush(done);
-  }
-
-  flushSync(): void {
-    this.#handOn();
-    if (!(this.#out as unknown as { destroyed: boolean }).destroyed) this.#out.flushSync();
+    this.flushSync();
+    done?.();
   }
 }
 
@@ -83,13 +79,10 @@ class LineBuffer implements DestinationStream {
  */
 export function stdoutLogger(level: string, format?: LogFormat): Logger {
   if (logFormatFor(format, process.stdout) === 'pretty') return pino({ level }, prettyDestination(1));
-  let lines: LineBuffer | undefined;
-  // Before pino's own exit handler, which the destination registers and which ends the stream.
-  process.once('exit', () => lines?.flushSync());
-  lines = new LineBuffer(pino.destination({ dest: 1, sync: false }));
-  const buffer = lines;
-  setInterval(() => buffer.flush(), FLUSH_MS).unref();
-  return pino({ level }, buffer);
+  const lines = new LineBuffer(pino.destination({ dest: 1, sync: true }));
+  setInterval(() => lines.flushSync(), FLUSH_MS).unref();
+  process.once('exit', () => lines.flushSync());
+  return pino({ level }, lines);
 }
 
 /** The log of a `cumulo` command on standard error (its standard output carries the result), written at once. */

@@ -13,6 +13,10 @@ export interface Authenticator<Principal> {
 
 const BEARER = /^(?:bearer|token)\s+(\S+)\s*$/i;
 
+// The refusals every anonymous or mistaken call meets, made once with their bodies.
+const NO_TOKEN = fail.unauthorized('Authentication required: send Authorization: Bearer <token>');
+const UNKNOWN_TOKEN = fail.unauthorized('Invalid Token');
+
 /**
  * The request's bearer token: its Authorization header or, in a WebSocket handshake, a
  * `cumulo-token.<token>` subprotocol; null when it sends neither.
@@ -30,7 +34,7 @@ function authorized<Principal>(
   principal: Principal | null,
   access: RouteNeeds,
 ): Principal | Promise<Principal> {
-  if (principal === null) throw fail.unauthorized('Invalid Token');
+  if (principal === null) throw UNKNOWN_TOKEN;
   const checking = authenticator.authorize(principal, access);
   return checking ? checking.then(() => principal) : principal;
 }
@@ -48,7 +52,7 @@ export function checkAccess<Principal>(
   const token = bearerToken(request);
   if (token === null) {
     if (access.optional) return null;
-    throw fail.unauthorized('Authentication required: send Authorization: Bearer <token>');
+    throw NO_TOKEN;
   }
   const found = authenticator.authenticate(token);
   return found instanceof Promise

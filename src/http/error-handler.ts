@@ -5,10 +5,7 @@ import { namesNothing, validationErrors } from './validation.ts';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export function send(reply: FastifyReply, error: ApiError) {
-  return reply
-    .status(error.status)
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify({ errors: error.errors }));
+  return reply.status(error.status).type('application/json; charset=utf-8').send(error.body);
 }
 
 /** Answers a request with a failure in the envelope; a fault of the service is logged with its stack. */
