@@ -4,13 +4,16 @@ import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
+/** Far less than the 5 s a server's token cache keeps a principal. */
+const NOTICE_BOUND_MS = 1_000;
+
 /**
  * Two `serve` processes on one PostgreSQL database, as the README's scale-out runs them: each keeps
- * the principals of tokens it has seen, and a revocation made through one is refused by the other at
- * its very next request.
+ * the principals of tokens it has seen, and a revocation made through one reaches the other as soon
+ * as PostgreSQL delivers the notice.
  */
 describe('revocation on every server of a scale-out [postgres]', () => {
-  test('a token deleted through one server is refused by the other, which had it cached', async (t) => {
+  test('a token deleted through one server is refused by the other, which had it cached, within moments', async (t) => {
     const databaseUrl = urlWithSchema(PG_URL, await freshPgSchema(t));
     const start = async (worker: 'on' | 'off') => {
       const server = await startServerProcess({
@@ -39,9 +42,15 @@ describe('revocation on every server of a scale-out [postgres]', () => {
       assert.equal((await call(b.baseUrl, 'GET', '/profile', token)).status, 200);
       assert.equal((await call(b.baseUrl, 'GET', '/profile', token)).status, 200);
       assert.equal((await call(a.baseUrl, 'DELETE', `/profile/tokens/${id}`, ADMIN_TOKEN)).status, 200);
-      const after = await call(b.baseUrl, 'GET', '/profile', token);
-      assert.equal(after.status, 401, `round ${round}: B still took the revoked token`);
       assert.equal((await call(a.baseUrl, 'GET', '/profile', token)).status, 401);
+      // B hears of it as soon as PostgreSQL delivers the notice: before the next request, unless the
+      // machine is starved. Its cache alone would have kept the token for 5 s.
+      const sent = performance.now();
+      let status = 200;
+      while (status === 200 && performance.now() - sent < NOTICE_BOUND_MS) {
+        status = (await call(b.baseUrl, 'GET', '/profile', token)).status;
+      }
+      assert.equal(status, 401, `round ${round}: B still took the revoked token after ${NOTICE_BOUND_MS} ms`);
     }
   });
 });
