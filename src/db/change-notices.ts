@@ -60,11 +60,7 @@ class PostgresNotices {
       if (this.#client !== client) return;
       this.#client = null;
       this.#runAll();
-      if (this.#closed) return;
-      this.#retry = setTimeout(() => {
-        this.#starting = this.#listen();
-      }, RECONNECT_MS);
-      this.#retry.unref();
+      this.#listenLater();
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -84,15 +80,18 @@ class PostgresNotices {
       // Whatever changed while nobody listened is forgotten too.
       else this.#runAll();
     } catch {
-      lost();
       client.end().catch(() => {});
-      if (!this.#closed && !this.#retry) {
-        this.#retry = setTimeout(() => {
-          this.#starting = this.#listen();
-        }, RECONNECT_MS);
-        this.#retry.unref();
-      }
+      this.#listenLater();
     }
+  }
+
+  #listenLater(): void {
+    if (this.#closed || this.#retry) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      this.#starting = this.#listen();
+    }, RECONNECT_MS);
+    this.#retry.unref();
   }
 
   async close(): Promise<void> {

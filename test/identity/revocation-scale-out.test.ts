@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
 /** Far less than the 5 s a server's token cache keeps a principal. */
 const NOTICE_BOUND_MS = 1_000;
+/** More than the second a server waits before it listens again on a new connection. */
+const LISTEN_AGAIN_MS = 2_500;
 
 /**
  * Two `serve` processes on one PostgreSQL database, as the README's scale-out runs them: each keeps
@@ -35,6 +39,18 @@ describe('revocation on every server of a scale-out [postgres]', () => {
       });
 
     for (let round = 1; round <= 3; round++) {
+      if (round === 3) {
+        // The listening connections are lost (an administrator, a restart of PostgreSQL): each server
+        // listens again on a new one, and the round after shows B still hears.
+        const admin = new pg.Client({ connectionString: PG_URL });
+        await admin.connect();
+        const { rowCount } = await admin.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen cumulo_changes' and datname = current_database() and pid <> pg_backend_pid()`,
+        );
+        await admin.end();
+        assert.ok((rowCount ?? 0) >= 2, 'both servers were listening');
+        await sleep(LISTEN_AGAIN_MS);
+      }
       const made = await call(a.baseUrl, 'POST', '/profile/tokens', ADMIN_TOKEN, { label: `round ${round}`, scopes: '*' });
       assert.equal(made.status, 200);
       const { id, token } = (await made.json()) as { id: number; token: string };
