@@ -15,7 +15,8 @@ import { pin, type ServerProcess, startProcess, stop } from './processes.ts';
  *
  * Env: COMPARE_ROUNDS (default 6) of COMPARE_SECONDS (default 3); COMPARE_DATA_AFTER, a copy of the
  * data dir for this checkout's server when the change migrates the schema (two servers on one
- * embedded database would share the migration); DATABASE_URL for a PostgreSQL schema instead.
+ * embedded database would share the migration); DATABASE_URL for a PostgreSQL schema instead, and
+ * COMPARE_DATABASE_URL_AFTER for a copy of it when the change migrates the schema.
  */
 
 const [name, beforeTree, dataDir] = process.argv.slice(2);
@@ -45,7 +46,11 @@ const servers = {
     script: path.join(beforeTree, 'bin/cumulo.ts'),
   }),
   after: await startProcess(
-    { ...env, CUMULO_DATA_DIR: process.env.COMPARE_DATA_AFTER ?? dataDir },
+    {
+      ...env,
+      CUMULO_DATA_DIR: process.env.COMPARE_DATA_AFTER ?? dataDir,
+      ...(process.env.COMPARE_DATABASE_URL_AFTER ? { DATABASE_URL: process.env.COMPARE_DATABASE_URL_AFTER } : {}),
+    },
     { core: 0, logFile: path.join(logs, 'after.log') },
   ),
 };

@@ -21,16 +21,7 @@ export function jsonArrayRows(
       };
 }
 
-/**
- * A subquery's one column (named `v`), in order, as a list held in one column of the outer row, so a
- * row and the lists hanging off it come in one statement: `array(...)` on PostgreSQL, a JSON array
- * text on SQLite. Read it with `readList`.
- */
-export function listColumn(db: Kysely<Database>, subquery: RawBuilder<unknown>): RawBuilder<unknown> {
-  return isPostgres(db) ? sql`array(${subquery})` : sql`(select json_group_array(v) from (${subquery}))`;
-}
-
-/** What `listColumn` gave, as an array. */
+/** A list read from a column: a JSON array's text, or an array the driver already parsed. */
 export function readList<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : (JSON.parse(String(value)) as T[]);
 }

@@ -23,6 +23,7 @@ import * as consoleTickets from './migrations/0021-console-tickets.ts';
 import * as nodeSamples from './migrations/0022-node-samples.ts';
 import * as computeHosts from './migrations/0023-compute-hosts.ts';
 import * as addressOrderIndex from './migrations/0024-address-order-index.ts';
+import * as nodeLists from './migrations/0025-node-lists.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -54,6 +55,7 @@ const STEPS: Record<string, Step> = {
   '0022-node-samples': nodeSamples,
   '0023-compute-hosts': computeHosts,
   '0024-address-order-index': addressOrderIndex,
+  '0025-node-lists': nodeLists,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -90,6 +90,7 @@ for (const dialect of DIALECTS) {
           '0022-node-samples',
           '0023-compute-hosts',
           '0024-address-order-index',
+          '0025-node-lists',
         ],
         blobs: 'by-key',
       });

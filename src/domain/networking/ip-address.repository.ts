@@ -2,7 +2,6 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
-import { listColumn } from '../../db/json-array.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { IpAddressTable } from './ip-address.table.ts';
@@ -123,14 +122,6 @@ export async function findAddressesOfNodes(
 }
 
 /** Just the node and address of each, in the same order: what a page of node objects shows. */
-/** The addresses of one type of the node whose id is in `idColumn` of the outer query, in the node's order, as one column (`readList`). */
-export function addressListColumn(db: Kysely<Database>, accountId: number, idColumn: string, type: 'ipv4' | 'ipv6') {
-  return listColumn(
-    db,
-    sql`select a.address as v from ip_addresses a where a.account_id = ${accountId} and a.node_id = ${sql.ref(idColumn)} and a.type = ${type} order by a.public desc, a.created, a.ordinal`,
-  );
-}
-
 export async function findAddressTextsOfNodes(
   db: Kysely<Database>,
   accountId: number,

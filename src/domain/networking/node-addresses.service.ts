@@ -15,7 +15,6 @@ import { deleteRangesOfNode } from './ipv6-block.repository.ts';
 import { ensureVlan } from './vlan.repository.ts';
 
 /** A node's addresses of one type as a column of the node's own query (one statement for a view). */
-export { addressListColumn } from './ip-address.repository.ts';
 
 /*
  * What the nodes group asks of networking: the addresses and VLANs of its nodes, in the caller's

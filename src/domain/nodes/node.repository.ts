@@ -6,8 +6,6 @@ import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import { preparedRead } from '../../db/prepared.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
-import { addressListColumn } from '../networking/node-addresses.service.ts';
-import { tagListColumn } from '../tags/tag.service.ts';
 import { tagsFilterField } from '../tags/tag-filter.ts';
 import type { NodeTable } from './node.table.ts';
 
@@ -71,18 +69,16 @@ export const NODE_VIEW_COLUMNS = [
   'backups_window',
   'backups_last_successful',
   'watchdog_enabled',
+  'tag_list',
+  'ipv4_list',
 ] as const satisfies readonly (keyof NodeRow)[];
 
-/** A node as its API object needs it: the view columns, and its tags and IPv4 addresses as lists (`readList`). */
-export type NodeViewRow = Pick<NodeRow, (typeof NODE_VIEW_COLUMNS)[number]> & { tag_list: unknown; ipv4_list: unknown };
+/** A node as its API object needs it; its tags and IPv4 addresses are JSON arrays the database keeps on its row (`readList`). */
+export type NodeViewRow = Pick<NodeRow, (typeof NODE_VIEW_COLUMNS)[number]>;
 
 /** The account's nodes with what their views show, each in one row: no statement more per node or per page. */
 function nodeViews(db: Kysely<Database>, scope: AccountScope) {
-  return visibleNodes(db, scope).select([
-    ...NODE_VIEW_COLUMNS.map((c) => `nodes.${c}` as const),
-    tagListColumn(db, scope.accountId, 'node', 'nodes.id').as('tag_list'),
-    addressListColumn(db, scope.accountId, 'nodes.id', 'ipv4').as('ipv4_list'),
-  ]);
+  return visibleNodes(db, scope).select(NODE_VIEW_COLUMNS.map((c) => `nodes.${c}` as const));
 }
 
 export function listNodes(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<NodeViewRow>> {

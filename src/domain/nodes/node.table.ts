@@ -34,6 +34,10 @@ export interface NodeTable {
   root_pass_hash: string | null;
   /** The compute host (agent) the node is placed on; null when nodes run in the API's own process or are simulated. */
   host: string | null;
+  /** The node's tags, by name, as a JSON array; written by the database (migration 0025), never by the service. */
+  tag_list: Generated<string>;
+  /** The node's IPv4 addresses in view order, as a JSON array; written by the database, like tag_list. */
+  ipv4_list: Generated<string>;
   created: string;
   updated: string;
 }

@@ -3,7 +3,6 @@ import { countRows } from '../../db/count.ts';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
-import { listColumn } from '../../db/json-array.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
 import type { AccountScope } from '../account/principal.ts';
 
@@ -42,14 +41,6 @@ export async function setEntityTags(
 }
 
 /** Tags of several objects at once, sorted, keyed by object id. */
-/** The tags of the object whose id is in `idColumn` of the outer query, sorted, as one column (`readList`). */
-export function tagListColumn(db: Kysely<Database>, accountId: number, entityType: TaggedEntityType, idColumn: string) {
-  return listColumn(
-    db,
-    sql`select et.tag as v from entity_tags et where et.account_id = ${accountId} and et.entity_type = ${entityType} and et.entity_id = ${sql.ref(idColumn)} order by et.tag`,
-  );
-}
-
 export async function findTagsOf(
   db: Kysely<Database>,
   accountId: number,

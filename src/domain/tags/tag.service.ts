@@ -6,7 +6,6 @@ import { countTags, deleteEntityTags, findTagsOf, missingTags, setEntityTags, ty
 
 export type { TaggedEntityType } from './tag.repository.ts';
 /** An object's tags as a column of the object's own query (one statement for a view). */
-export { tagListColumn } from './tag.repository.ts';
 
 /*
  * What other groups ask of tags about their own objects, in the caller's transaction. They never
