@@ -1,11 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, fail } from '../errors.ts';
+import { JSON_TYPE } from './json-text.ts';
 import { namesNothing, validationErrors } from './validation.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export function send(reply: FastifyReply, error: ApiError) {
-  return reply.status(error.status).type('application/json; charset=utf-8').send(error.body);
+  return reply.status(error.status).type(JSON_TYPE).send(error.body);
 }
 
 /** Answers a request with a failure in the envelope; a fault of the service is logged with its stack. */

