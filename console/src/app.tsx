@@ -3,7 +3,7 @@ import { AccessProvider, useAccess } from './access.tsx';
 import { onSignedOut } from './api.ts';
 import { finishSignIn, signInToFinish, signOut, startSignIn } from './auth.ts';
 import { DialogProvider } from './dialog.tsx';
-import { forgetEvents } from './hooks.ts';
+import { arrived, forgetEvents } from './hooks.ts';
 import { LazyPart } from './lazy-part.tsx';
 import { NodesSection } from './pages/nodes.tsx';
 import { currentPath, HOME, useRoute } from './router.ts';
@@ -52,11 +52,13 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
   const access = useAccess();
   const [menuOpen, setMenuOpen] = useState(false);
   const where = route.join('/');
-  // A new page: the menu closes, the title names the page, and focus moves to the page's content
+  // A new page (the one it replaced is gone by now, its reads with it): the menu closes, a page left
+  // after a delete reads again, the title names the page, and focus moves to the page's content
   // (a keyboard or screen reader user goes on from there, not from the link they followed).
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever the page changes
   useEffect(() => {
     setMenuOpen(false);
+    arrived();
     const section = SECTIONS.find(([key]) => key === route[0]);
     document.title = `${section ? section[1] : 'Cumulo'} · Cumulo console`;
     document.getElementById('main')?.focus();

@@ -193,14 +193,15 @@ export function forgetEvents(): void {
 
 /**
  * Whether the page is leaving because it deleted its own object: from the moment the delete is sent
- * until the address changes, news read late and timers re-read nothing (they would only find the
- * object, or its parts, missing). Every page's event and timer hooks check it.
+ * until the next page has replaced it, news read late and timers re-read nothing (they would only
+ * find the object, or its parts, missing). Every page's event and timer hooks check it. The address
+ * changes a render before the page goes: news that comes in between still belongs to the old page.
  */
 let leaving = false;
-if (typeof window !== 'undefined') {
-  window.addEventListener('hashchange', () => {
-    leaving = false;
-  });
+
+/** Called once a new page has replaced the last one (the shell's effect on each page change). */
+export function arrived(): void {
+  leaving = false;
 }
 
 /** Deletes the page's own object with `send`, then goes to `to`; a failed delete leaves the page as it was. */
