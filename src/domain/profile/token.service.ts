@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
-import { announceChange, onChange } from '../../db/change-notices.ts';
+import { announceChange, hearingChanges, onChange } from '../../db/change-notices.ts';
 import type { Database } from '../../db/database.ts';
 import { mapPage, type PageRequest } from '../../db/paginate.ts';
 import { lockRows } from '../../db/row-locks.ts';
@@ -47,8 +47,8 @@ export function hashToken(value: string): string {
  * token and user tables every time. An entry serves for at most TOKEN_CACHE_MS of wall-clock time; a
  * token's expiry is checked against the service clock on every use. Deleting a token and changing or
  * deleting a user empty the cache of this process at once and of every other process sharing a
- * PostgreSQL database as soon as the database tells it (src/db/change-notices.ts); a process that
- * lost its listening connection forgets everything, and TOKEN_CACHE_MS bounds what it could miss.
+ * PostgreSQL database before the change is answered (src/db/change-notices.ts); a process that lost
+ * its listening connection forgets everything and keeps nothing until it listens again.
  * Unknown tokens are not cached.
  */
 const TOKEN_CACHE_MS = 5_000;
@@ -124,7 +124,8 @@ async function readToken(ctx: Context, cache: TokenCache, hash: string): Promise
     scopes: parseScopes(row.scopes).set,
     tokenId: row.token_id,
   });
-  if (cache.generation === generation) {
+  // Nothing is kept while the process cannot hear of changes (its listening connection is down).
+  if (cache.generation === generation && hearingChanges(ctx.db)) {
     if (entries.size >= TOKEN_CACHE_MAX) entries.delete(entries.keys().next().value as string);
     entries.set(hash, { principal, expiry: row.expiry, until: performance.now() + TOKEN_CACHE_MS });
   }
