@@ -67,14 +67,12 @@ function postgresTriggers(): string[] {
     end $$`,
     `create trigger node_tag_list after insert or delete or update on entity_tags
       for each row execute function keep_node_tag_list()`,
+    // The old and the new row's node, as the SQLite trigger does it; in an INSERT (DELETE) trigger
+    // the old (new) row is null, and so are its fields.
     `create function keep_node_ipv4_list() returns trigger language plpgsql as $$
     begin
-      if tg_op <> 'INSERT' and old.node_id is not null and old.type = 'ipv4' then
-        update nodes set ipv4_list = ${POSTGRES.addresses} where id = old.node_id;
-      end if;
-      if tg_op <> 'DELETE' and new.node_id is not null and new.type = 'ipv4'
-        and (tg_op = 'INSERT' or new.node_id is distinct from old.node_id or old.type <> 'ipv4') then
-        update nodes set ipv4_list = ${POSTGRES.addresses} where id = new.node_id;
+      if tg_op = 'UPDATE' or (tg_op = 'INSERT' and new.type = 'ipv4') or (tg_op = 'DELETE' and old.type = 'ipv4') then
+        update nodes set ipv4_list = ${POSTGRES.addresses} where id in (old.node_id, new.node_id);
       end if;
       return null;
     end $$`,
