@@ -148,5 +148,35 @@ for (const dialect of DIALECTS) {
         'the pool is filled densely from the start',
       );
     });
+
+    if (dialect === 'postgres') {
+      test('an allocation does not wait for another of the same pool still open; one rolled back leaves a gap', async (t) => {
+        const app = await buildTestApp(t, { dialect });
+        const { ctx } = app.runtime;
+        const me = await admin(app);
+        const region = ctx.catalog.region('us-east');
+        assert.ok(region);
+        const [a, b, c] = await Promise.all([createEmptyNode(app), createEmptyNode(app), createEmptyNode(app)]);
+        assert.ok(a && b && c);
+        const allocate = (db: typeof ctx.db, nodeId: number) =>
+          allocateAddress(db, ctx, { accountId: me.accountId, nodeId, region, pool: 'public-ipv4' });
+        const inner: string[] = [];
+        await assert.rejects(
+          ctx.db.transaction().execute(async (open) => {
+            const held = await allocate(open, a.id);
+            // While `open` holds its address, another transaction takes the next one without waiting.
+            const other = ctx.db.transaction().execute(async (trx) => (await allocate(trx, b.id)).address);
+            const waited = new Promise<string>((_, reject) => setTimeout(() => reject(new Error('it waited')), 5000));
+            inner.push(held.address, await Promise.race([other, waited]));
+            throw new Error('roll back');
+          }),
+          /roll back/,
+        );
+        assert.equal(inner.length, 2);
+        assert.notEqual(inner[0], inner[1]);
+        const after = await ctx.db.transaction().execute(async (trx) => (await allocate(trx, c.id)).address);
+        assert.ok(![...inner, ...a.ipv4, ...b.ipv4, ...c.ipv4].includes(after), 'the rolled back address stays a gap');
+      });
+    }
   });
 }

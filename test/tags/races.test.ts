@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTags } from '../../src/domain/tags/tag.service.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { createEmptyNode, makeTag, tagLabels, tagsOn } from './helpers.ts';
+import { admin, createEmptyNode, makeTag, tagLabels, tagsOn } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`parallel tag requests [${dialect}]`, () => {
@@ -47,5 +48,25 @@ for (const dialect of DIALECTS) {
       );
       for (const id of ids) assert.deepEqual(await tagsOn(app, `/v4/node/instances/${id}`), ['together']);
     });
+
+    if (dialect === 'postgres') {
+      test('objects tagged with an existing tag in two open transactions: neither waits for the other', async (t) => {
+        const app = await buildTestApp(t, { dialect });
+        const { ctx } = app.runtime;
+        const me = await admin(app);
+        const a = await createEmptyNode(app);
+        const b = await createEmptyNode(app);
+        await makeTag(app, { label: 'shared', nodes: [] });
+        const tag = (db: typeof ctx.db, nodeId: number) =>
+          setTags(db, me.accountId, 'node', nodeId, ['shared'], '2026-01-01T00:00:00', 100);
+        await ctx.db.transaction().execute(async (open) => {
+          await tag(open, a.id);
+          const other = ctx.db.transaction().execute((trx) => tag(trx, b.id));
+          const waited = new Promise<void>((_, reject) => setTimeout(() => reject(new Error('it waited')), 5000));
+          await Promise.race([other, waited]);
+        });
+        for (const id of [a.id, b.id]) assert.deepEqual(await tagsOn(app, `/v4/node/instances/${id}`), ['shared']);
+      });
+    }
   });
 }

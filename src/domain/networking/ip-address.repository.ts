@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { IpAddressTable } from './ip-address.table.ts';
 
@@ -28,6 +29,35 @@ export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promi
   // A literal limit: SQLite prepares a statement with a bound limit again every time it is rebound.
   const row = await inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(sql.lit(1)).executeTakeFirst();
   return row ? Number(row.ordinal) : null;
+}
+
+/** How many ordinals past the highest in use an allocation tries before it waits its turn. */
+const CLAIM_WINDOW = 64;
+
+/**
+ * The next ordinal of a pool for an allocation, or null when there is none past the highest in use
+ * or (PostgreSQL) every one of the next CLAIM_WINDOW is being taken by a concurrent transaction.
+ * On PostgreSQL each candidate is claimed with a lock of its own, tried and not waited for, held to
+ * the end of the transaction: concurrent allocations from one pool take consecutive ordinals
+ * instead of taking turns. One a transaction claimed and did not keep stays free, a gap the pool's
+ * end fills (`findFirstFreeOrdinal`).
+ */
+export async function claimNextOrdinal(db: Kysely<Database>, pool: PoolKey, capacity: number): Promise<number | null> {
+  if (!(db.isTransaction && isPostgres(db))) {
+    const max = await findMaxOrdinal(db, pool);
+    const next = max === null ? 0 : max + 1;
+    return next < capacity ? next : null;
+  }
+  const name = `ip_addresses ${pool.region} ${pool.type} ${pool.public} `;
+  const { rows } = await sql<{ ordinal: number | string }>`
+    select o.ordinal from
+      (select coalesce(max(ordinal), -1) + 1 as first from ip_addresses
+        where region = ${pool.region} and type = ${pool.type} and public = ${pool.public}) m,
+      generate_series(m.first, least(m.first + ${CLAIM_WINDOW - 1}, ${capacity - 1})) as o(ordinal)
+    where pg_try_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ${name} || o.ordinal, 0))
+    limit 1`.execute(db);
+  const ordinal = rows[0]?.ordinal;
+  return ordinal === undefined ? null : Number(ordinal);
 }
 
 /**

@@ -7,6 +7,7 @@ import { type Block, formatAddress, parseCidr, prefixMask } from '../../net/cidr
 import { toTimestamp } from '../../time/timestamp.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
 import {
+  claimNextOrdinal,
   findFirstFreeOrdinal,
   findMaxOrdinal,
   type IpAddressRow,
@@ -142,19 +143,22 @@ export interface Allocation {
 }
 
 /**
- * Takes a free address of the pool for a node, in the caller's transaction. On PostgreSQL the
- * allocations from one pool take turns (a lock held to the end of the transaction): racing for the
- * same next ordinal, many concurrent creates in a region could each lose often enough to give up.
- * The pool's unique indexes guard in any case: a loser inserts nothing and tries the next ordinal,
- * so an address is never handed to two nodes.
+ * Takes a free address of the pool for a node, in the caller's transaction. On PostgreSQL concurrent
+ * allocations from one pool claim consecutive ordinals without waiting (`claimNextOrdinal`); past
+ * the pool's end, or when many more are under way than it looks ahead, they take turns (a lock held
+ * to the end of the transaction) and search for a gap. The pool's unique indexes guard in any case:
+ * a loser inserts nothing and tries again, so an address is never handed to two nodes.
  */
 export async function allocateAddress(db: Kysely<Database>, ctx: Context, spec: Allocation): Promise<IpAddressRow> {
   const pool = poolOf(spec.region, spec.pool);
-  await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const max = await findMaxOrdinal(db, pool.key);
-    let ordinal: number | null = max === null ? 0 : max + 1;
-    if (ordinal >= pool.capacity) ordinal = await findFirstFreeOrdinal(db, pool.key, pool.capacity);
+    let ordinal = await claimNextOrdinal(db, pool.key, pool.capacity);
+    if (ordinal === null) {
+      await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
+      const max = await findMaxOrdinal(db, pool.key);
+      const next = max === null ? 0 : max + 1;
+      ordinal = next < pool.capacity ? next : await findFirstFreeOrdinal(db, pool.key, pool.capacity);
+    }
     if (ordinal === null) {
       throw fail.badRequest(`No ${spec.pool} addresses are left in region ${spec.region.id}`, 'region');
     }

@@ -4,26 +4,30 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall' | 'image';
 
-/** Replaces the tags of one object, creating account tags that do not exist yet. */
+/**
+ * Replaces the tags of one object. `made` are the labels the account had no tag of (`missingTags`,
+ * which holds the others): their rows are written first, sorted, so transactions making the same
+ * tags take their locks in one order.
+ */
 export async function setEntityTags(
   db: Kysely<Database>,
   accountId: number,
   entityType: TaggedEntityType,
   entityId: number,
   labels: readonly string[],
+  made: readonly string[],
   now: string,
 ): Promise<void> {
-  // Sorted, and the tags' rows written before the object's tag rows, even when they exist (as `putTag`
-  // does): transactions on the same tags take their locks in one order, and a concurrent delete of one waits.
-  const unique = [...new Set(labels)].sort();
-  if (unique.length > 0) {
+  const newTags = [...new Set(made)].sort();
+  if (newTags.length > 0) {
     await db
       .insertInto('tags')
-      .values(unique.map((label) => ({ account_id: accountId, label, created: now })))
+      .values(newTags.map((label) => ({ account_id: accountId, label, created: now })))
       .onConflict((oc) => oc.columns(['account_id', 'label']).doUpdateSet((eb) => ({ created: eb.ref('tags.created') })))
       .execute();
   }
@@ -33,6 +37,7 @@ export async function setEntityTags(
     .where('entity_type', '=', entityType)
     .where('entity_id', '=', entityId)
     .execute();
+  const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return;
   await db
     .insertInto('entity_tags')
@@ -146,16 +151,22 @@ export function countTags(db: Kysely<Database>, accountId: number): Promise<numb
   return countRows(db.selectFrom('tags').where('account_id', '=', accountId));
 }
 
-/** Which of `labels` the account has no tag of, each once. */
+/**
+ * Which of `labels` the account has no tag of, each once. On PostgreSQL, in a transaction, the tags
+ * it has are held until the transaction ends (`for key share`, as a foreign key holds what it
+ * points at): a concurrent delete of one waits, then takes off what this transaction tagged with it;
+ * transactions tagging with the same tags do not wait for one another.
+ */
 export async function missingTags(db: Kysely<Database>, accountId: number, labels: readonly string[]): Promise<string[]> {
-  const unique = [...new Set(labels)];
+  const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return [];
-  const found = await db
+  const query = db
     .selectFrom('tags')
     .select('label')
     .where('account_id', '=', accountId)
     .where('label', 'in', unique)
-    .execute();
+    .orderBy('label');
+  const found = await (db.isTransaction && isPostgres(db) ? query.forKeyShare() : query).execute();
   const present = new Set(found.map((r) => r.label));
   return unique.filter((l) => !present.has(l));
 }
@@ -191,7 +202,8 @@ export async function addEntityTags(
 }
 
 /**
- * Deletes the tag (the row first: that waits for a transaction tagging with it, see `putTag`) and
+ * Deletes the tag (the row first: that waits for a transaction tagging with it, see `putTag` and
+ * `missingTags`) and
  * takes it off every object; false when the account has no such tag.
  */
 export async function deleteTagEverywhere(db: Kysely<Database>, accountId: number, label: string): Promise<boolean> {

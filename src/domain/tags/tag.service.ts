@@ -25,6 +25,7 @@ export function tagsOf(
 /**
  * Refuses tags the account does not have yet when they would take it past `limit` (CUMULO_LIMIT_TAGS),
  * in the transaction that makes them. Labels it has already cost nothing; makers of new tags take turns.
+ * Returns the labels it has no tag of (to be made); those it has are held (`missingTags`).
  */
 export async function assertRoomForTags(
   db: Kysely<Database>,
@@ -32,13 +33,14 @@ export async function assertRoomForTags(
   labels: readonly string[],
   limit: number,
   field: string,
-): Promise<void> {
-  if ((await missingTags(db, accountId, labels)).length === 0) return;
+): Promise<string[]> {
+  if ((await missingTags(db, accountId, labels)).length === 0) return [];
   await lockName(db, `limit tags of account ${accountId}`);
   const missing = await missingTags(db, accountId, labels);
   if ((await countTags(db, accountId)) + missing.length > limit) {
     throw fail.badRequest(`An account may have at most ${limit} tags`, field);
   }
+  return missing;
 }
 
 /**
@@ -54,8 +56,8 @@ export async function setTags(
   now: string,
   limit: number,
 ): Promise<void> {
-  await assertRoomForTags(db, accountId, labels, limit, 'tags');
-  await setEntityTags(db, accountId, entityType, entityId, labels, now);
+  const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
+  await setEntityTags(db, accountId, entityType, entityId, labels, made, now);
 }
 
 /**
