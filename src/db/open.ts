@@ -27,7 +27,11 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = createPostgresPool({ url: options.databaseUrl, ...(options.pgSchema ? { schema: options.pgSchema } : {}) });
     const db = new Kysely<Database>({ dialect: createPostgresDialect(pool) });
-    registerDirectRead(db, async (text, values) => (await pool.query(text, values as unknown[])).rows);
+    registerDirectRead(db, async (text, values, arrays = false) =>
+      arrays
+        ? (await pool.query({ text, values: values as unknown[], rowMode: 'array' })).rows
+        : (await pool.query(text, values as unknown[])).rows,
+    );
     const listening = options.pgSchema ? urlWithSchema(options.databaseUrl, options.pgSchema) : options.databaseUrl;
     const notices = openNotices(db, listening, options.pgSchema);
     const url = new URL(options.databaseUrl);

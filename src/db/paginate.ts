@@ -1,8 +1,8 @@
 import { type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { countRows } from './count.ts';
 import type { Database } from './database.ts';
+import { directRead } from './direct-read.ts';
 import { compileFilter, type FilterSpec } from './filter.ts';
-import { isPostgres } from './transaction.ts';
 
 export interface PageRequest {
   page: number;
@@ -57,10 +57,31 @@ export async function paginate<DB, TB extends keyof DB, O>(
 }
 
 /**
- * The same pagination, each row's API object written as JSON text by `asJson` (one column, `j`):
- * the database writes the page's array, so the service neither reads rows into objects nor
- * serializes them. The array keeps the page's order (an aggregate over an ordered subquery, on both
- * databases). On SQLite the objects are joined as text: `json_group_array` would parse each again.
+ * The same pagination, each row an array of its columns' values in the select's order (no object a
+ * row), read straight on the driver outside a transaction.
+ */
+export async function paginateValues<DB, TB extends keyof DB, O>(
+  db: Kysely<Database>,
+  query: SelectQueryBuilder<DB, TB, O>,
+  request: PageRequest,
+  spec: FilterSpec,
+): Promise<Page<unknown[]>> {
+  const { filtered, page } = pageQueries(query, request, spec);
+  const results = await countRows(filtered);
+  const { sql: text, parameters } = page.compile();
+  const direct = directRead(db)?.(text, parameters, true);
+  const data = direct
+    ? ((await direct) as unknown[][])
+    : (await page.execute()).map((row) => Object.values(row as Record<string, unknown>));
+  return { data, page: request.page, pages: pagesOf(results, request), results };
+}
+
+/**
+ * The same pagination on SQLite, each row's API object written as JSON text by `asJson` (one
+ * column, `j`): the database writes the page's array, so the service neither reads rows into
+ * objects nor serializes them. The objects are joined as text in the page's order (`json_group_array`
+ * would parse each again). PostgreSQL's JSON functions cost it more than its rows cost the service
+ * (README, the hot path): there a page is read as values (`paginateValues`).
  */
 export async function paginateJson<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
@@ -73,10 +94,9 @@ export async function paginateJson<DB, TB extends keyof DB, O>(
   // What the objects need (joins, the JSON select) goes on the page only; the count reads the index alone.
   const page = asJson(ordered);
   const results = await countRows(filtered);
-  const array = isPostgres(db)
-    ? sql<{ data: string }>`select coalesce(json_agg(p.j), '[]')::text as data from (${page}) p`
-    : sql<{ data: string }>`select '[' || coalesce(group_concat(p.j, ','), '') || ']' as data from (${page}) p`;
-  const { rows } = await array.execute(db);
+  const { rows } = await sql<{
+    data: string;
+  }>`select '[' || coalesce(group_concat(p.j, ','), '') || ']' as data from (${page}) p`.execute(db);
   return { data: rows[0]?.data ?? '[]', page: request.page, pages: pagesOf(results, request), results };
 }
 

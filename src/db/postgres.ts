@@ -71,8 +71,15 @@ type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 function useNamedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (text, values, callback) => {
-    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? nameOf(text) : undefined;
-    return name === undefined ? query(text, values, callback) : query({ name, text, values }, callback);
+    if (typeof text === 'string') {
+      const name = Array.isArray(values) && values.length > 0 ? nameOf(text) : undefined;
+      return name === undefined ? query(text, values, callback) : query({ name, text, values }, callback);
+    }
+    // A query given as its config (a read whose rows are arrays, src/db/direct-read.ts).
+    const config = text as pg.QueryConfig | null;
+    const name =
+      config && !config.name && Array.isArray(config.values) && config.values.length > 0 ? nameOf(config.text) : undefined;
+    return name === undefined ? query(text, values, callback) : query({ ...config, name }, values, callback);
   };
 }
 

@@ -72,13 +72,14 @@ class Connection {
     return entry;
   }
 
-  execute(query: CompiledQuery): QueryResult<unknown> {
+  /** Runs a statement; with `arrays`, a read's rows are arrays of their columns' values, in the select's order. */
+  execute(query: CompiledQuery, arrays = false): QueryResult<unknown> {
     const entry = this.#cached(query.sql);
     const params = query.parameters as SQLInputValue[];
     if (entry.reader) {
       const values = entry.stmt.all(...params);
       const { row } = entry;
-      return { rows: row ? values.map((v) => row(v as unknown as unknown[])) : values };
+      return { rows: row && !arrays ? values.map((v) => row(v as unknown as unknown[])) : values };
     }
     const { changes, lastInsertRowid } = entry.stmt.run(...params);
     return { insertId: BigInt(lastInsertRowid), numAffectedRows: BigInt(changes), rows: [] };
@@ -186,8 +187,8 @@ class NodeSqliteDriver implements Driver {
   }
 
   /** A plain read on the read connection, at once; undefined before the database is open. */
-  readNow(query: CompiledQuery): unknown[] | undefined {
-    return this.#reader?.execute(query).rows;
+  readNow(query: CompiledQuery, arrays: boolean): unknown[] | undefined {
+    return this.#reader?.execute(query, arrays).rows;
   }
 
   connections(): { writer: Connection; reader: Connection; lock: WriteLock } {
@@ -270,7 +271,7 @@ class NodeSqliteDialect implements Dialect {
 
   /** Plain reads straight on the driver Kysely was given (src/db/direct-read.ts). */
   directRead(): DirectRead {
-    return (sql, parameters) => this.#driver?.readNow(CompiledQuery.raw(sql, parameters as unknown[]));
+    return (sql, parameters, arrays = false) => this.#driver?.readNow(CompiledQuery.raw(sql, parameters as unknown[]), arrays);
   }
 
   createQueryCompiler() {

@@ -2,9 +2,8 @@ import { type Insertable, type Kysely, type Selectable, type SqlBool, sql, type 
 import type { Database } from '../../db/database.ts';
 import { escapeLike, type FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
-import { type JsonPage, type Page, type PageRequest, paginate, paginateJson } from '../../db/paginate.ts';
+import { type JsonPage, type Page, type PageRequest, paginate, paginateJson, paginateValues } from '../../db/paginate.ts';
 import { preparedRead } from '../../db/prepared.ts';
-import { isPostgres } from '../../db/transaction.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { tagsFilterField } from '../tags/tag-filter.ts';
@@ -86,39 +85,31 @@ export function listNodes(db: Kysely<Database>, scope: AccountScope, request: Pa
   return paginate(nodeViews(db, scope), request, FILTER);
 }
 
+/** listNodes' page, each node's view row as its values (NODE_VIEW_COLUMNS' order). */
+export function listNodeValues(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<unknown[]>> {
+  return paginateValues(db, nodeViews(db, scope), request, FILTER);
+}
+
 /**
- * A node's API object as the database writes it, field for field what nodeRowToNode makes and in
+ * A node's API object as SQLite writes it, field for field what nodeRowToNode makes and in
  * NodeSchema's order (test/nodes/node-json.test.ts holds the two together); its specs come from
  * the catalog's copy in node_types (joined as `t`), zero for a type the catalog no longer has.
  */
-const NODE_JSON = {
-  sqlite: `json_object('id', nodes.id, 'label', nodes.label, 'region', nodes.region, 'image', nodes.image, 'type', nodes.type,
-    'group', nodes.node_group, 'tags', json(nodes.tag_list), 'status', nodes.status, 'hypervisor', 'kvm',
-    'created', nodes.created, 'updated', nodes.updated, 'ipv4', json(nodes.ipv4_list), 'ipv6', nodes.ipv6 || '/128',
-    'specs', json_object('disk', coalesce(t.disk, 0), 'memory', coalesce(t.memory, 0), 'vcpus', coalesce(t.vcpus, 0),
-      'transfer', coalesce(t.transfer, 0)),
-    'alerts', json_object('cpu', nodes.alerts_cpu, 'network_in', nodes.alerts_network_in, 'network_out', nodes.alerts_network_out,
-      'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io),
-    'backups', json_object('enabled', json(iif(nodes.backups_enabled = 1, 'true', 'false')),
-      'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful),
-    'watchdog_enabled', json(iif(nodes.watchdog_enabled = 1, 'true', 'false')))`,
-  postgres: `json_build_object('id', nodes.id, 'label', nodes.label, 'region', nodes.region, 'image', nodes.image, 'type', nodes.type,
-    'group', nodes.node_group, 'tags', nodes.tag_list::json, 'status', nodes.status, 'hypervisor', 'kvm',
-    'created', nodes.created, 'updated', nodes.updated, 'ipv4', nodes.ipv4_list::json, 'ipv6', nodes.ipv6 || '/128',
-    'specs', json_build_object('disk', coalesce(t.disk, 0), 'memory', coalesce(t.memory, 0), 'vcpus', coalesce(t.vcpus, 0),
-      'transfer', coalesce(t.transfer, 0)),
-    'alerts', json_build_object('cpu', nodes.alerts_cpu, 'network_in', nodes.alerts_network_in, 'network_out', nodes.alerts_network_out,
-      'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io),
-    'backups', json_build_object('enabled', nodes.backups_enabled = 1,
-      'schedule', json_build_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful),
-    'watchdog_enabled', nodes.watchdog_enabled = 1)`,
-};
+const NODE_JSON = `json_object('id', nodes.id, 'label', nodes.label, 'region', nodes.region, 'image', nodes.image, 'type', nodes.type,
+  'group', nodes.node_group, 'tags', json(nodes.tag_list), 'status', nodes.status, 'hypervisor', 'kvm',
+  'created', nodes.created, 'updated', nodes.updated, 'ipv4', json(nodes.ipv4_list), 'ipv6', nodes.ipv6 || '/128',
+  'specs', json_object('disk', coalesce(t.disk, 0), 'memory', coalesce(t.memory, 0), 'vcpus', coalesce(t.vcpus, 0),
+    'transfer', coalesce(t.transfer, 0)),
+  'alerts', json_object('cpu', nodes.alerts_cpu, 'network_in', nodes.alerts_network_in, 'network_out', nodes.alerts_network_out,
+    'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io),
+  'backups', json_object('enabled', json(iif(nodes.backups_enabled = 1, 'true', 'false')),
+    'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful),
+  'watchdog_enabled', json(iif(nodes.watchdog_enabled = 1, 'true', 'false')))`;
 
-/** A page of the account's nodes as the API shows them, written as JSON by the database. */
+/** A page of the account's nodes as the API shows them, written as JSON by SQLite. */
 export function listNodesJson(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
-  const json = sql.raw(isPostgres(db) ? NODE_JSON.postgres : NODE_JSON.sqlite);
   return paginateJson(db, visibleNodes(db, scope), request, FILTER, (page) =>
-    page.leftJoin('node_types as t', 't.id', 'nodes.type').select(json.as('j')),
+    page.leftJoin('node_types as t', 't.id', 'nodes.type').select(sql.raw(NODE_JSON).as('j')),
   );
 }
 

@@ -25,12 +25,14 @@ import {
   findNodeViewsOfAccount,
   listNodes,
   listNodesJson,
+  listNodeValues,
   type NodeRow,
   type NodeViewRow,
   updateNodeRow,
 } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
+import { nodeJson, nodeTypeOf } from './node-json.ts';
 import { assertLabelFree } from './node-label.ts';
 
 /** The disk an automatic image keeps: the largest one that is not swap. */
@@ -90,12 +92,15 @@ export async function getNodes(ctx: Context, scope: AccountScope, request: PageR
 }
 
 /**
- * The page getNodes gives, for the list route. On SQLite the database writes its JSON, which the
- * route sends as it is; PostgreSQL's JSON functions cost it more than the rows and their
- * serializing cost the service (2.4 ms against 0.8 ms a page of 100), so there it is the objects.
+ * The page getNodes gives, as the JSON text the list route sends. On SQLite the database writes it;
+ * PostgreSQL's JSON functions cost it three times what the rows cost, so there each node is written
+ * from its row's values (nodeJson), with no object made of it. Each way measured faster than the
+ * other on its own database (README, the hot path).
  */
-export async function getNodesPage(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node> | JsonPage> {
-  return ctx.dbKind === 'postgres' ? getNodes(ctx, scope, request) : listNodesJson(ctx.db, scope, request);
+export async function getNodesPage(ctx: Context, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
+  if (ctx.dbKind !== 'postgres') return listNodesJson(ctx.db, scope, request);
+  const page = await listNodeValues(ctx.db, scope, request);
+  return { ...page, data: `[${page.data.map((values) => nodeJson(values, ctx.catalog.type(nodeTypeOf(values)))).join(',')}]` };
 }
 
 /** Some of the account's nodes as the API shows them, by id (what a tag's objects list shows). */
