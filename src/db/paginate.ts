@@ -1,5 +1,5 @@
 import { type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { countRows } from './count.ts';
+import { countQuery, countRows } from './count.ts';
 import type { Database } from './database.ts';
 import { directRead } from './direct-read.ts';
 import { compileFilter, type FilterSpec } from './filter.ts';
@@ -67,13 +67,17 @@ export async function paginateValues<DB, TB extends keyof DB, O>(
   spec: FilterSpec,
 ): Promise<Page<unknown[]>> {
   const { filtered, page } = pageQueries(query, request, spec);
-  const results = await countRows(filtered);
-  const { sql: text, parameters } = page.compile();
-  const direct = directRead(db)?.(text, parameters, true);
-  const data = direct
-    ? ((await direct) as unknown[][])
-    : (await page.execute()).map((row) => Object.values(row as Record<string, unknown>));
-  return { data, page: request.page, pages: pagesOf(results, request), results };
+  const read = directRead(db);
+  if (!read) {
+    const results = await countRows(filtered);
+    const data = (await page.execute()).map((row) => Object.values(row as Record<string, unknown>));
+    return { data, page: request.page, pages: pagesOf(results, request), results };
+  }
+  const count = countQuery(filtered).compile();
+  const rows = page.compile();
+  const [counted, data] = await Promise.all([read(count.sql, count.parameters, true), read(rows.sql, rows.parameters, true)]);
+  const results = Number((counted as unknown[][])[0]?.[0] ?? 0);
+  return { data: data as unknown[][], page: request.page, pages: pagesOf(results, request), results };
 }
 
 /**

@@ -68,7 +68,7 @@ export function prepareOnEveryConnection(text: string): void {
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
 
 /** Sends a named statement by name (pg prepares it on the connection's first use), anything else as it is. */
-function useNamedStatements(client: pg.PoolClient): void {
+export function useNamedStatements(client: pg.Client): void {
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (text, values, callback) => {
     if (typeof text === 'string') {
@@ -81,6 +81,11 @@ function useNamedStatements(client: pg.PoolClient): void {
       config && !config.name && Array.isArray(config.values) && config.values.length > 0 ? nameOf(config.text) : undefined;
     return name === undefined ? query(text, values, callback) : query({ ...config, name }, values, callback);
   };
+}
+
+/** A connection of the service's own (src/db/pipelined-reads.ts) set up as the pool's are: its types, its named statements. */
+export function postgresClientConfig(options: PostgresOptions): pg.ClientConfig {
+  return { connectionString: options.schema ? urlWithSchema(options.url, options.schema) : options.url, types };
 }
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
