@@ -89,8 +89,7 @@ export function postgresClientConfig(options: PostgresOptions): pg.ClientConfig 
 }
 
 export function createPostgresPool(options: PostgresOptions): pg.Pool {
-  const connectionString = options.schema ? urlWithSchema(options.url, options.schema) : options.url;
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types });
+  const pool = new pg.Pool({ ...postgresClientConfig(options), max: options.max ?? 10 });
   pool.on('connect', useNamedStatements);
   // An idle connection the server ended (a restart, an administrator): the pool drops it and the next
   // query opens another. Without a listener the error would end the process.

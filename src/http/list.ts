@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type JsonPage, jsonPageBody, type Page, type PageRequest } from '../db/paginate.ts';
+import { type JsonPage, jsonPageBody, type PageRequest } from '../db/paginate.ts';
 import { fail } from '../errors.ts';
 import { sendJsonText } from './json-text.ts';
 import type { PageQueryT } from './schemas.ts';
@@ -23,7 +23,7 @@ export function pageRequest(request: FastifyRequest<{ Querystring: PageQueryT }>
   return { page, pageSize, filter };
 }
 
-/** A page as the route's answer: one the database wrote as JSON goes out as it is; objects go through the route's serializer. */
-export function answerPage<T>(reply: FastifyReply, page: Page<T> | JsonPage): Page<T> | FastifyReply {
-  return typeof page.data === 'string' ? sendJsonText(reply, jsonPageBody(page as JsonPage)) : (page as Page<T>);
+/** A page already written as JSON text, sent as it is: no serializer runs. */
+export function answerJsonPage(reply: FastifyReply, page: JsonPage): FastifyReply {
+  return sendJsonText(reply, jsonPageBody(page));
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { answerPage, pageRequest } from '../../http/list.ts';
+import { answerJsonPage, pageRequest } from '../../http/list.ts';
 import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { access, principalOf } from '../account/route-access.ts';
@@ -25,7 +25,7 @@ export const nodeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { access: readNodes },
     },
-    async (request, reply) => answerPage(reply, await getNodesPage(ctx, scopeOf(principalOf(request)), pageRequest(request))),
+    async (request, reply) => answerJsonPage(reply, await getNodesPage(ctx, scopeOf(principalOf(request)), pageRequest(request))),
   );
   app.post(
     '/node/instances',
