@@ -24,6 +24,7 @@ import * as nodeSamples from './migrations/0022-node-samples.ts';
 import * as computeHosts from './migrations/0023-compute-hosts.ts';
 import * as addressOrderIndex from './migrations/0024-address-order-index.ts';
 import * as nodeLists from './migrations/0025-node-lists.ts';
+import * as jobClaimOrder from './migrations/0026-job-claim-order.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -56,6 +57,7 @@ const STEPS: Record<string, Step> = {
   '0023-compute-hosts': computeHosts,
   '0024-address-order-index': addressOrderIndex,
   '0025-node-lists': nodeLists,
+  '0026-job-claim-order': jobClaimOrder,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -91,6 +91,7 @@ for (const dialect of DIALECTS) {
           '0023-compute-hosts',
           '0024-address-order-index',
           '0025-node-lists',
+          '0026-job-claim-order',
         ],
         blobs: 'by-key',
       });
