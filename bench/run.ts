@@ -17,7 +17,7 @@ import {
   startWorkerProcess,
   stop,
 } from './processes.ts';
-import { formatSummary, summarize } from './profile-summary.ts';
+import { byLayer, formatLayers, formatSummary, summarize } from './profile-summary.ts';
 import type { SeedResult } from './shape.ts';
 import { type Check, fmt, printChecks, TARGETS, targetOf } from './targets.ts';
 
@@ -233,27 +233,56 @@ function printCases(results: CaseResult[]): void {
   }
 }
 
-/** One profiled run of a case on a server restarted with --cpu-prof: where its CPU time goes. */
-async function profileCase(p: PartEnv, c: Case, seconds: number): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cumulo-prof-${p.part}-${c.name}-`));
-  const options = `${settings.serverNodeOptions} --cpu-prof --cpu-prof-dir=${dir}`.trim();
-  const server = await startProcess(serverEnv(p, { NODE_OPTIONS: options }), {
-    core: SERVER_CORE,
-    logFile: logFile(`${p.part}-profiled`),
-  });
+/** A server started with --cpu-prof, loaded with a case for `seconds`: its profile and the answers it gave. */
+async function profiled(
+  env: Record<string, string>,
+  options: { script?: string; logFile: string },
+  c: Case,
+  seconds: number,
+): Promise<{ file: string; answers: number } | null> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cumulo-prof-${path.basename(options.logFile, '.log')}-${c.name}-`));
+  const nodeOptions = `${env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+  const server = await startProcess({ ...env, NODE_OPTIONS: nodeOptions }, { ...options, core: SERVER_CORE });
+  let answers = 0;
   try {
-    await load(targetOf1(server), c, seconds, settings.connections);
+    const m = await load(targetOf1(server), c, seconds, settings.connections);
+    answers = Math.round(m.rps * seconds);
   } finally {
     await stop(server);
   }
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) return '  (no profile was written)';
-  const profile = path.join(dir, file);
-  const summary = formatSummary(summarize(JSON.parse(fs.readFileSync(profile, 'utf8')), 12));
-  return `  profile: ${profile}\n${summary
+  return file ? { file: path.join(dir, file), answers } : null;
+}
+
+/**
+ * One profiled run of a case on a server restarted with --cpu-prof, and of the bare server under the
+ * same load when the case has one: where the time goes, and the microseconds a request by layer side
+ * by side, which is what tells the cost of the service's work from the cost any Fastify server pays.
+ */
+async function profileCase(p: PartEnv, c: Case, seconds: number): Promise<string> {
+  const server = await profiled(serverEnv(p), { logFile: logFile(`${p.part}-profiled`) }, c, seconds);
+  if (!server) return '  (no profile was written)';
+  const fixture = path.join(p.dataDir, 'fixture.json');
+  const bare =
+    c.name === 'create' || !fs.existsSync(fixture)
+      ? null
+      : await profiled(
+          { BENCH_FIXTURE: fixture, ...(settings.serverNodeOptions ? { NODE_OPTIONS: settings.serverNodeOptions } : {}) },
+          { script: path.join(HERE, 'bare-server.ts'), logFile: logFile(`${p.part}-bare-profiled`) },
+          c,
+          seconds,
+        );
+  const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
+  const profile = read(server.file);
+  const text = [
+    `profile: ${server.file}${bare ? ` (bare server: ${bare.file})` : ''}`,
+    formatSummary(summarize(profile, 12)),
+    formatLayers(byLayer(profile), server.answers, bare ? { times: byLayer(read(bare.file)), answers: bare.answers } : undefined),
+  ].join('\n');
+  return text
     .split('\n')
     .map((l) => `  ${l}`)
-    .join('\n')}`;
+    .join('\n');
 }
 
 interface PartResult {
