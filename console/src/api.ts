@@ -59,6 +59,35 @@ function firstRead(method: string, path: string, headers: Record<string, string>
   return fresh && read.token === token ? read.answer : undefined;
 }
 
+/** The reads in flight, each with its path (no query): a delete cancels those of what it deletes. */
+const readsInFlight = new Map<AbortController, string>();
+
+/**
+ * Cancels the reads in flight of the object at `path` and of its parts: sent before its delete, they
+ * could reach the server after it and only find it gone (a 404 the page would show as it leaves).
+ */
+function cancelReadsOf(path: string): void {
+  for (const [controller, read] of readsInFlight) {
+    if (read === path || read.startsWith(`${path}/`)) controller.abort();
+  }
+}
+
+/** Whether a call failed only because it was cancelled (cancelReadsOf): nothing to show. */
+export function isCancelled(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}
+
+async function fetchApi(method: string, path: string, init: RequestInit): Promise<Response> {
+  if (method !== 'GET') return fetch(`/v4${path}`, { method, ...init });
+  const controller = new AbortController();
+  readsInFlight.set(controller, path.split('?')[0] ?? path);
+  try {
+    return await fetch(`/v4${path}`, { method, ...init, signal: controller.signal });
+  } finally {
+    readsInFlight.delete(controller);
+  }
+}
+
 async function send(
   method: string,
   path: string,
@@ -68,10 +97,10 @@ async function send(
 ): Promise<Response> {
   const token = await accessToken();
   if (!token) throw signedOut();
+  if (method === 'DELETE') cancelReadsOf(path);
   const res =
     (await firstRead(method, path, headers, token)) ??
-    (await fetch(`/v4${path}`, {
-      method,
+    (await fetchApi(method, path, {
       headers: {
         authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),

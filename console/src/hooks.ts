@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, getPage, type Page } from './api.ts';
+import { api, getPage, isCancelled, type Page } from './api.ts';
 import { eventsRequest, type Order, withOrder } from './page-requests.ts';
 import { currentPath, go } from './router.ts';
 
@@ -28,7 +28,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
         setLoading(false);
       },
       (err: Error) => {
-        if (!live) return;
+        if (!live || isCancelled(err)) return;
         setError(err);
         setLoading(false);
       },

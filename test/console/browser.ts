@@ -56,7 +56,11 @@ export async function watchedPage(
   const problems: string[] = [];
   const expected: { method: string; pathPart: string; status: number }[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`));
+  page.on('requestfailed', (req) => {
+    // Cancelled by the page itself (a read of what it is deleting): not a failure anyone sees.
+    if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`);
+  });
   page.on('response', (res) => {
     if (res.status() < 400) return;
     const url = new URL(res.url());

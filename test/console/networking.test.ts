@@ -484,8 +484,22 @@ for (const dialect of DIALECTS) {
       await clearToasts(page);
       shots.push(...(await shotBothWidths(page, `${dialect}-networking`, 'domain-list')));
 
-      // Delete after a question.
+      // Delete after a question. A read of the domain still in flight when it is deleted (here one its
+      // own change made, held until the delete has been answered) is cancelled: it finds no 404.
       await list.getByRole('link', { name: 'net-copy.example' }).click();
+      await page.getByRole('heading', { name: 'net-copy.example' }).waitFor();
+      const copyPath = `/v4/domains/${new URL(page.url()).hash.split('/').pop()}`;
+      const deleteAnswered = page.waitForResponse((res) => res.request().method() === 'DELETE' && res.url().endsWith(copyPath));
+      const readHeld = new Promise<void>((held) => {
+        void page.route(`**${copyPath}`, async (route) => {
+          if (route.request().method() !== 'GET') return route.continue();
+          held();
+          await deleteAnswered;
+          await route.continue().catch(() => undefined);
+        });
+      });
+      await apiAs('PUT', copyPath.slice('/v4'.length), { description: 'about to go' });
+      await readHeld;
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       await confirmDialog(page, 'Delete domain net-copy.example?', 'Delete');
       await toast(page, 'Domain net-copy.example deleted');

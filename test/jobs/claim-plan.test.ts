@@ -11,10 +11,10 @@ function request(dueBy: number): ClaimRequest {
   return { dueBy, now: Date.now(), leaseUntil: Date.now() + 10_000, leaseToken: 'plan-test', host: null };
 }
 
-/** The plan PostgreSQL makes for the claim, with or without the claim's own setting. */
-async function claimPlan(db: Db, r: ClaimRequest, withSetting: boolean): Promise<string> {
+/** The plan PostgreSQL makes for the claim under the claim's own setting. */
+async function claimPlan(db: Db, r: ClaimRequest): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    if (withSetting) await POSTGRES_CLAIM_SETTING.execute(trx);
+    await POSTGRES_CLAIM_SETTING.execute(trx);
     const rows = (await sql<{ 'QUERY PLAN': string }>`explain ${claimStatement('postgres', r)}`.execute(trx)).rows;
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   });
@@ -37,8 +37,9 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         values ('test.backlog', '{}', ${base - 2000}, 'queued', 0, 5, 'now') returning id`.execute(db);
 
       const r = request(base);
-      assert.match(await claimPlan(db, r, false), /Sort/, 'trusting its counts, the planner would sort the backlog');
-      const plan = await claimPlan(db, r, true);
+      // Without the setting the plan depends on the counts (here it sorted all 5 000, in a suite's
+      // reused database it may not), so only the claim's own plan is held to.
+      const plan = await claimPlan(db, r);
       assert.match(plan, /Index Scan using jobs_claim_order on jobs/);
       assert.doesNotMatch(plan, /Sort/);
 
