@@ -142,7 +142,6 @@ export interface LayerTimes {
   layers: Map<string, number>;
   /** The service's own files by self milliseconds. */
   files: Map<string, number>;
-  loading: number;
 }
 
 export function byLayer(profile: Profile): LayerTimes {
@@ -150,7 +149,6 @@ export function byLayer(profile: Profile): LayerTimes {
   const layers = new Map<string, number>(LAYERS.map((l) => [l.name, 0]));
   layers.set('other', 0);
   const files = new Map<string, number>();
-  let loading = 0;
   for (const [id, us] of selfUs) {
     const node = byId.get(id);
     if (!node || node.callFrame.functionName === '(idle)') continue;
@@ -158,10 +156,7 @@ export function byLayer(profile: Profile): LayerTimes {
     for (let cur: number | undefined = id; cur !== undefined && !loads; cur = parent.get(cur)) {
       loads = LOADING.test(byId.get(cur)?.callFrame.url ?? '');
     }
-    if (loads) {
-      loading += us;
-      continue;
-    }
+    if (loads) continue;
     const { functionName, url } = node.callFrame;
     const layer = LAYERS.find((l) => l.frame?.test(functionName) || (url !== '' && l.url?.test(url)))?.name ?? 'other';
     layers.set(layer, (layers.get(layer) ?? 0) + us / 1000);
@@ -171,7 +166,7 @@ export function byLayer(profile: Profile): LayerTimes {
       files.set(file, (files.get(file) ?? 0) + us / 1000);
     }
   }
-  return { layers, files, loading: loading / 1000 };
+  return { layers, files };
 }
 
 /**

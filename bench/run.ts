@@ -233,6 +233,12 @@ function printCases(results: CaseResult[]): void {
   }
 }
 
+/** The bare server of a part: its env and script, answering the fixture its measuring wrote. */
+function bareServer(p: PartEnv): { env: Record<string, string>; script: string; fixture: string } {
+  const fixture = path.join(p.dataDir, 'fixture.json');
+  return { env: { BENCH_FIXTURE: fixture }, script: path.join(HERE, 'bare-server.ts'), fixture };
+}
+
 /** A server started with --cpu-prof, loaded with a case for `seconds`: its profile and the answers it gave. */
 async function profiled(
   env: Record<string, string>,
@@ -262,16 +268,11 @@ async function profiled(
 async function profileCase(p: PartEnv, c: Case, seconds: number): Promise<string> {
   const server = await profiled(serverEnv(p), { logFile: logFile(`${p.part}-profiled`) }, c, seconds);
   if (!server) return '  (no profile was written)';
-  const fixture = path.join(p.dataDir, 'fixture.json');
+  const spec = bareServer(p);
   const bare =
-    c.name === 'create' || !fs.existsSync(fixture)
+    c.name === 'create' || !fs.existsSync(spec.fixture)
       ? null
-      : await profiled(
-          { BENCH_FIXTURE: fixture, ...(settings.serverNodeOptions ? { NODE_OPTIONS: settings.serverNodeOptions } : {}) },
-          { script: path.join(HERE, 'bare-server.ts'), logFile: logFile(`${p.part}-bare-profiled`) },
-          c,
-          seconds,
-        );
+      : await profiled(spec.env, { script: spec.script, logFile: logFile(`${p.part}-bare-profiled`) }, c, seconds);
   const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
   const profile = read(server.file);
   const text = [
@@ -298,12 +299,9 @@ async function measurePart(p: PartEnv, seed: SeedResult, server: ServerProcess):
   const page = await getJson(`${server.baseUrl}/v4/node/instances?page_size=100`, viewer.token, { 'x-filter': settings.filter });
   const { results: total, data } = page as { results: number; data: unknown[] };
   log(`  list: ${settings.filter} -> ${data.length} of ${total} results on page 1`);
-  const fixture = path.join(p.dataDir, 'fixture.json');
-  fs.writeFileSync(fixture, JSON.stringify({ node, page }));
-  const bare = await startProcess(
-    { BENCH_FIXTURE: fixture },
-    { script: path.join(HERE, 'bare-server.ts'), core: SERVER_CORE, logFile: logFile(`${p.part}-bare`) },
-  );
+  const spec = bareServer(p);
+  fs.writeFileSync(spec.fixture, JSON.stringify({ node, page }));
+  const bare = await startProcess(spec.env, { script: spec.script, core: SERVER_CORE, logFile: logFile(`${p.part}-bare`) });
   const results: CaseResult[] = [];
   try {
     const all = cases(seed, settings.filter).filter((c) => settings.only.includes(c.name));

@@ -4,8 +4,9 @@ import type { Database } from './database.ts';
 /**
  * A plain read (one SELECT outside any transaction) run straight on the driver, without the query
  * builder's execution path: on node:sqlite it runs at once on the read connection and returns its
- * rows; on PostgreSQL it is sent on one of the pipelined read connections (src/db/pipelined-reads.ts). With `arrays`, each row is an array of its columns'
- * values in the select's order (no object a row). Undefined until the database is open.
+ * rows; on PostgreSQL it is sent on one of the pipelined read connections (src/db/pipelined-reads.ts).
+ * With `arrays`, each row is an array of its columns' values in the select's order (no object a
+ * row). Undefined until the database is open.
  */
 export type DirectRead = (
   sql: string,

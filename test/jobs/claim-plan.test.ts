@@ -37,8 +37,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         values ('test.backlog', '{}', ${base - 2000}, 'queued', 0, 5, 'now') returning id`.execute(db);
 
       const r = request(base);
-      // Without the setting the plan depends on the counts (here it sorted all 5 000, in a suite's
-      // reused database it may not), so only the claim's own plan is held to.
+      // Without the setting the plan depends on the counts, which differ from one database to the
+      // next; the claim's own plan must not.
       const plan = await claimPlan(db, r);
       assert.match(plan, /Index Scan using jobs_claim_order on jobs/);
       assert.doesNotMatch(plan, /Sort/);
