@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import type { Clock } from '../time/clock.ts';
 import { toTimestamp } from '../time/timestamp.ts';
+import type { JobTable } from './job.table.ts';
 
 export interface EnqueueSpec {
   kind: string;
@@ -22,34 +24,37 @@ export interface EnqueueSpec {
   host?: string | null;
 }
 
+const insertJob = preparedStatement((db, values: Insertable<JobTable>) =>
+  db
+    .insertInto('jobs')
+    .values(values)
+    .onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())
+    .returning('id'),
+);
+
 /**
  * Writes a job; call it with the transaction of the change the job follows up on,
  * so the change and its follow-up commit or vanish together.
  */
 export async function enqueueJob(db: Kysely<Database>, clock: Clock, spec: EnqueueSpec): Promise<number | undefined> {
   const now = clock.nowMs();
-  const row = await db
-    .insertInto('jobs')
-    .values({
-      account_id: spec.accountId ?? null,
-      kind: spec.kind,
-      payload: JSON.stringify(spec.payload ?? {}),
-      run_at: spec.runAt ?? now,
-      status: spec.heldFor ? 'held' : 'queued',
-      transition: spec.heldFor ?? null,
-      attempts: 0,
-      max_attempts: spec.maxAttempts ?? 10,
-      dedupe_key: spec.dedupeKey ?? null,
-      concurrency_key: spec.concurrencyKey ?? null,
-      lease_token: null,
-      lease_until: null,
-      last_error: null,
-      host: spec.host ?? null,
-      created: toTimestamp(now),
-    })
-    .onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const [row] = await insertJob(db, '', {
+    account_id: spec.accountId ?? null,
+    kind: spec.kind,
+    payload: JSON.stringify(spec.payload ?? {}),
+    run_at: spec.runAt ?? now,
+    status: spec.heldFor ? 'held' : 'queued',
+    transition: spec.heldFor ?? null,
+    attempts: 0,
+    max_attempts: spec.maxAttempts ?? 10,
+    dedupe_key: spec.dedupeKey ?? null,
+    concurrency_key: spec.concurrencyKey ?? null,
+    lease_token: null,
+    lease_until: null,
+    last_error: null,
+    host: spec.host ?? null,
+    created: toTimestamp(now),
+  });
   if (!row && spec.hasten && spec.dedupeKey) {
     await db
       .updateTable('jobs')

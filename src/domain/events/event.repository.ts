@@ -3,6 +3,8 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
+import { preparedStatement } from '../../db/prepared.ts';
+import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { EventTable } from './event.table.ts';
 
@@ -44,8 +46,14 @@ export function findEvent(db: Kysely<Database>, scope: AccountScope, id: number)
   return visibleEvents(db, scope).where('events.id', '=', id).executeTakeFirst();
 }
 
-export function insertEvent(db: Kysely<Database>, values: Insertable<EventTable>): Promise<EventRow> {
-  return db.insertInto('events').values(values).returningAll().executeTakeFirstOrThrow();
+const insertEventStatement = preparedStatement((db, values: Insertable<EventTable>) =>
+  db.insertInto('events').values(values).returningAll(),
+);
+
+export async function insertEvent(db: Kysely<Database>, values: Insertable<EventTable>): Promise<EventRow> {
+  const [row] = await insertEventStatement(db, '', values);
+  if (!row) throw fail.internal();
+  return row;
 }
 
 export async function updateEvent(

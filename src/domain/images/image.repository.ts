@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
+import { preparedRead } from '../../db/prepared.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { ImageTable } from './image.table.ts';
 
@@ -45,8 +46,22 @@ export function listVisibleImages(db: Kysely<Database>, scope: AccountScope | nu
   return paginate(visibleImages(db, scope), request, FILTER);
 }
 
-export function findVisibleImage(db: Kysely<Database>, scope: AccountScope | null, id: string): Promise<ImageRow | undefined> {
-  return visibleImages(db, scope).where('images.id', '=', id).executeTakeFirst();
+const visibleImage = preparedRead((db, args: { accountId: number; userId: number; id: string }, shape) =>
+  visibleImages(
+    db,
+    shape === 'anonymous' ? null : { accountId: args.accountId, restrictedUserId: shape === 'restricted' ? args.userId : null },
+  ).where('images.id', '=', args.id),
+);
+
+/** An image the scope may see (anonymous: public ones only), in one statement built once. */
+export async function findVisibleImage(
+  db: Kysely<Database>,
+  scope: AccountScope | null,
+  id: string,
+): Promise<ImageRow | undefined> {
+  const shape = scope === null ? 'anonymous' : scope.restrictedUserId === null ? 'unrestricted' : 'restricted';
+  const [row] = await visibleImage(db, shape, { accountId: scope?.accountId ?? 0, userId: scope?.restrictedUserId ?? 0, id });
+  return row;
 }
 
 /** The account's private images as grant entities (their API id is `private/<num>`): all, or those among `ids`. */

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import { preparedRead, preparedStatement } from '../../db/prepared.ts';
 import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { IpAddressTable } from './ip-address.table.ts';
@@ -24,10 +25,14 @@ function inPool(db: Kysely<Database>, pool: PoolKey) {
     .where('public', '=', pool.public);
 }
 
+// A literal limit: SQLite prepares a statement with a bound limit again every time it is rebound.
+const maxOrdinal = preparedRead((db, pool: { region: string; type: string; public: number }) =>
+  inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(sql.lit(1)),
+);
+
 /** The highest ordinal in use in a pool, read off the end of the pool index. */
 export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promise<number | null> {
-  // A literal limit: SQLite prepares a statement with a bound limit again every time it is rebound.
-  const row = await inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(sql.lit(1)).executeTakeFirst();
+  const [row] = await maxOrdinal(db, '', { region: pool.region, type: pool.type, public: pool.public });
   return row ? Number(row.ordinal) : null;
 }
 
@@ -81,17 +86,21 @@ export async function findFirstFreeOrdinal(db: Kysely<Database>, pool: PoolKey, 
   return free === null || free === undefined ? null : Number(free);
 }
 
+const insertAddress = preparedStatement((db, values: Insertable<IpAddressTable>) =>
+  db
+    .insertInto('ip_addresses')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll(),
+);
+
 /** Inserts an address unless its address or ordinal is taken (by a concurrent allocation); null then. */
 export async function insertAddressIfFree(
   db: Kysely<Database>,
   values: Insertable<IpAddressTable>,
 ): Promise<IpAddressRow | undefined> {
-  return db
-    .insertInto('ip_addresses')
-    .values(values)
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = await insertAddress(db, '', values);
+  return row;
 }
 
 const FILTER: FilterSpec = {

@@ -3,7 +3,8 @@ import type { Database } from '../../db/database.ts';
 import { escapeLike, type FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import { type JsonPage, type Page, type PageRequest, paginate, paginateJson, paginateValues } from '../../db/paginate.ts';
-import { preparedRead } from '../../db/prepared.ts';
+import { preparedRead, preparedStatement } from '../../db/prepared.ts';
+import { fail } from '../../errors.ts';
 import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { tagsFilterField } from '../tags/tag-filter.ts';
@@ -190,15 +191,24 @@ export async function findNodeAnywhere(db: Kysely<Database>, id: number): Promis
   return db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Inserts a node; undefined when the account already has a node with its label. */
-export async function insertNode(db: Kysely<Database>, values: Insertable<NodeTable>): Promise<NodeRow | undefined> {
-  return db
+const insertNodeStatement = preparedStatement((db, values: Insertable<NodeTable>) =>
+  db
     .insertInto('nodes')
     .values(values)
     .onConflict((oc) => oc.columns(['account_id', 'label']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll(),
+);
+
+/** Inserts a node; undefined when the account already has a node with its label. */
+export async function insertNode(db: Kysely<Database>, values: Insertable<NodeTable>): Promise<NodeRow | undefined> {
+  const [row] = await insertNodeStatement(db, '', values);
+  return row;
 }
+
+const updateNodeStatement = preparedStatement(
+  (db, { $accountId, $id, ...values }: Updateable<NodeTable> & { $accountId: number; $id: number }) =>
+    db.updateTable('nodes').set(values).where('account_id', '=', $accountId).where('id', '=', $id).returningAll(),
+);
 
 export async function updateNodeRow(
   db: Kysely<Database>,
@@ -206,13 +216,9 @@ export async function updateNodeRow(
   id: number,
   values: Updateable<NodeTable>,
 ): Promise<NodeRow> {
-  return db
-    .updateTable('nodes')
-    .set(values)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const [row] = await updateNodeStatement(db, '', { ...values, $accountId: accountId, $id: id });
+  if (!row) throw fail.internal();
+  return row;
 }
 
 export async function nodeLabelTaken(

@@ -81,9 +81,9 @@ const toNodes = (ctx: Context, rows: readonly NodeViewRow[]): Node[] =>
 
 /** A node's API object as it is now (after a change, in the change's transaction). */
 export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): Promise<Node> {
-  const [node] = toNodes(ctx, await findNodeViewsOfAccount(db, row.account_id, [row.id]));
-  if (!node) throw fail.internal();
-  return node;
+  const view = await findNodeView(db, { accountId: row.account_id, restrictedUserId: null }, row.id);
+  if (!view) throw fail.internal();
+  return nodeRowToNode(view, ctx.catalog.type(view.type));
 }
 
 export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 
@@ -24,26 +25,40 @@ export async function setEntityTags(
   now: string,
 ): Promise<void> {
   const newTags = [...new Set(made)].sort();
-  if (newTags.length > 0) {
-    await db
-      .insertInto('tags')
-      .values(newTags.map((label) => ({ account_id: accountId, label, created: now })))
-      .onConflict((oc) => oc.columns(['account_id', 'label']).doUpdateSet((eb) => ({ created: eb.ref('tags.created') })))
-      .execute();
-  }
-  await db
-    .deleteFrom('entity_tags')
-    .where('account_id', '=', accountId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId)
-    .execute();
+  if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...numbered(newTags), accountId, now });
+  await deleteEntityTags(db, accountId, entityType, entityId);
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return;
-  await db
-    .insertInto('entity_tags')
-    .values(unique.map((tag) => ({ account_id: accountId, tag, entity_type: entityType, entity_id: entityId })))
-    .execute();
+  await insertEntityTags(db, String(unique.length), { ...numbered(unique), accountId, entityType, entityId });
 }
+
+/** Labels as the arguments of a prepared statement (`l0`, `l1`, ...), the shape being how many there are. */
+function numbered(labels: readonly string[]): Record<string, string> {
+  return Object.fromEntries(labels.map((label, i) => [`l${i}`, label]));
+}
+
+function labelsOf(args: Record<string, unknown>, shape: string): string[] {
+  return Array.from({ length: Number(shape) }, (_, i) => args[`l${i}`] as string);
+}
+
+const insertTags = preparedStatement((db, args: Record<string, string | number> & { accountId: number; now: string }, shape) =>
+  db
+    .insertInto('tags')
+    .values(labelsOf(args, shape).map((label) => ({ account_id: args.accountId, label, created: args.now })))
+    .onConflict((oc) => oc.columns(['account_id', 'label']).doUpdateSet((eb) => ({ created: eb.ref('tags.created') }))),
+);
+
+const insertEntityTags = preparedStatement(
+  (db, args: Record<string, string | number> & { accountId: number; entityType: string; entityId: number }, shape) =>
+    db.insertInto('entity_tags').values(
+      labelsOf(args, shape).map((tag) => ({
+        account_id: args.accountId,
+        tag,
+        entity_type: args.entityType,
+        entity_id: args.entityId,
+      })),
+    ),
+);
 
 /** Tags of several objects at once, sorted, keyed by object id. */
 export async function findTagsOf(
@@ -68,18 +83,21 @@ export async function findTagsOf(
   return out;
 }
 
+const deleteTagsOfEntity = preparedStatement((db, args: { accountId: number; entityType: string; entityId: number }) =>
+  db
+    .deleteFrom('entity_tags')
+    .where('account_id', '=', args.accountId)
+    .where('entity_type', '=', args.entityType)
+    .where('entity_id', '=', args.entityId),
+);
+
 export async function deleteEntityTags(
   db: Kysely<Database>,
   accountId: number,
   entityType: TaggedEntityType,
   entityId: number,
 ): Promise<void> {
-  await db
-    .deleteFrom('entity_tags')
-    .where('account_id', '=', accountId)
-    .where('entity_type', '=', entityType)
-    .where('entity_id', '=', entityId)
-    .execute();
+  await deleteTagsOfEntity(db, '', { accountId, entityType, entityId });
 }
 
 /** `et` (an entity_tags row) is an object the scope may see. */
@@ -160,16 +178,22 @@ export function countTags(db: Kysely<Database>, accountId: number): Promise<numb
 export async function missingTags(db: Kysely<Database>, accountId: number, labels: readonly string[]): Promise<string[]> {
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return [];
-  const query = db
-    .selectFrom('tags')
-    .select('label')
-    .where('account_id', '=', accountId)
-    .where('label', 'in', unique)
-    .orderBy('label');
-  const found = await (db.isTransaction && isPostgres(db) ? query.forKeyShare() : query).execute();
+  const hold = db.isTransaction && isPostgres(db);
+  const found = await presentTags(db, `${unique.length}${hold ? ' held' : ''}`, { ...numbered(unique), accountId });
   const present = new Set(found.map((r) => r.label));
   return unique.filter((l) => !present.has(l));
 }
+
+const presentTags = preparedStatement((db, args: Record<string, string | number> & { accountId: number }, shape) => {
+  const [count, held] = shape.split(' ');
+  const query = db
+    .selectFrom('tags')
+    .select('label')
+    .where('account_id', '=', args.accountId)
+    .where('label', 'in', labelsOf(args, count as string))
+    .orderBy('label');
+  return held ? query.forKeyShare() : query;
+});
 
 /**
  * Makes the account's tag if it has none of this label. Either way the tag's row is written, which

@@ -4,6 +4,8 @@ import type { FilterSpec } from '../../../db/filter.ts';
 import { grantedTo } from '../../../db/grant-scope.ts';
 import { jsonArrayRows } from '../../../db/json-array.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
+import { preparedStatement } from '../../../db/prepared.ts';
+import { fail } from '../../../errors.ts';
 import type { AccountScope } from '../../account/principal.ts';
 import type { ConfigTable } from './config.table.ts';
 
@@ -40,8 +42,14 @@ export function findConfig(db: Kysely<Database>, accountId: number, nodeId: numb
   return configsOf(db, accountId, nodeId).where('configs.id', '=', id).executeTakeFirst();
 }
 
-export function insertConfig(db: Kysely<Database>, values: Insertable<ConfigTable>): Promise<ConfigRow> {
-  return db.insertInto('configs').values(values).returningAll().executeTakeFirstOrThrow();
+const insertConfigStatement = preparedStatement((db, values: Insertable<ConfigTable>) =>
+  db.insertInto('configs').values(values).returningAll(),
+);
+
+export async function insertConfig(db: Kysely<Database>, values: Insertable<ConfigTable>): Promise<ConfigRow> {
+  const [row] = await insertConfigStatement(db, '', values);
+  if (!row) throw fail.internal();
+  return row;
 }
 
 export function updateConfigRow(

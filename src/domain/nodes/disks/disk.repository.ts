@@ -2,6 +2,8 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
+import { preparedStatement } from '../../../db/prepared.ts';
+import { fail } from '../../../errors.ts';
 import type { DiskTable } from './disk.table.ts';
 
 export type DiskRow = Selectable<DiskTable>;
@@ -42,8 +44,14 @@ export async function sumDiskSizes(db: Kysely<Database>, accountId: number, node
   return Number(row.total);
 }
 
-export function insertDisk(db: Kysely<Database>, values: Insertable<DiskTable>): Promise<DiskRow> {
-  return db.insertInto('disks').values(values).returningAll().executeTakeFirstOrThrow();
+const insertDiskStatement = preparedStatement((db, values: Insertable<DiskTable>) =>
+  db.insertInto('disks').values(values).returningAll(),
+);
+
+export async function insertDisk(db: Kysely<Database>, values: Insertable<DiskTable>): Promise<DiskRow> {
+  const [row] = await insertDiskStatement(db, '', values);
+  if (!row) throw fail.internal();
+  return row;
 }
 
 export function updateDiskRow(
