@@ -11,11 +11,12 @@ import type { AccountScope } from '../account/principal.ts';
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall' | 'image';
 
 /**
- * Replaces the tags of one object. `made` are the labels the account had no tag of (`missingTags`,
- * which holds the others): their rows are written first, sorted, so transactions making the same
- * tags take their locks in one order.
+ * Gives one object tags on top of any it has (none, for a new object: `setEntityTags` replaces
+ * them). `made` are the labels the account had no tag of (`missingTags`, which holds the others):
+ * their rows are written first, sorted, so transactions making the same tags take their locks in
+ * one order.
  */
-export async function setEntityTags(
+export async function tagEntity(
   db: Kysely<Database>,
   accountId: number,
   entityType: TaggedEntityType,
@@ -26,10 +27,23 @@ export async function setEntityTags(
 ): Promise<void> {
   const newTags = [...new Set(made)].sort();
   if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...numbered(newTags), accountId, now });
-  await deleteEntityTags(db, accountId, entityType, entityId);
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return;
   await insertEntityTags(db, String(unique.length), { ...numbered(unique), accountId, entityType, entityId });
+}
+
+/** Replaces the tags of one object (see tagEntity). */
+export async function setEntityTags(
+  db: Kysely<Database>,
+  accountId: number,
+  entityType: TaggedEntityType,
+  entityId: number,
+  labels: readonly string[],
+  made: readonly string[],
+  now: string,
+): Promise<void> {
+  await deleteEntityTags(db, accountId, entityType, entityId);
+  await tagEntity(db, accountId, entityType, entityId, labels, made, now);
 }
 
 /** Labels as the arguments of a prepared statement (`l0`, `l1`, ...), the shape being how many there are. */

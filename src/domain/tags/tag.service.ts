@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
-import { countTags, deleteEntityTags, findTagsOf, missingTags, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
+import {
+  countTags,
+  deleteEntityTags,
+  findTagsOf,
+  missingTags,
+  setEntityTags,
+  type TaggedEntityType,
+  tagEntity,
+} from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
 /** An object's tags as a column of the object's own query (one statement for a view). */
@@ -41,6 +49,23 @@ export async function assertRoomForTags(
     throw fail.badRequest(`An account may have at most ${limit} tags`, field);
   }
   return missing;
+}
+
+/**
+ * Gives an object made in this transaction, which carries none yet, these tags, creating the
+ * account's tags it does not have yet (up to `limit` in all, CUMULO_LIMIT_TAGS).
+ */
+export async function tagNew(
+  db: Kysely<Database>,
+  accountId: number,
+  entityType: TaggedEntityType,
+  entityId: number,
+  labels: readonly string[],
+  now: string,
+  limit: number,
+): Promise<void> {
+  const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
+  await tagEntity(db, accountId, entityType, entityId, labels, made, now);
 }
 
 /**
