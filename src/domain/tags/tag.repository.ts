@@ -11,28 +11,10 @@ import type { AccountScope } from '../account/principal.ts';
 export type TaggedEntityType = 'node' | 'domain' | 'nodebalancer' | 'volume' | 'firewall' | 'image';
 
 /**
- * Gives one object tags on top of any it has (none, for a new object: `setEntityTags` replaces
- * them). `made` are the labels the account had no tag of (`missingTags`, which holds the others):
- * their rows are written first, sorted, so transactions making the same tags take their locks in
- * one order.
+ * Replaces the tags of one object, or with `fresh` gives an object that has none yet its first. `made`
+ * are the labels the account had no tag of (`missingTags`, which holds the others): their rows are
+ * written first, sorted, so transactions making the same tags take their locks in one order.
  */
-export async function tagEntity(
-  db: Kysely<Database>,
-  accountId: number,
-  entityType: TaggedEntityType,
-  entityId: number,
-  labels: readonly string[],
-  made: readonly string[],
-  now: string,
-): Promise<void> {
-  const newTags = [...new Set(made)].sort();
-  if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...numbered(newTags), accountId, now });
-  const unique = [...new Set(labels)].sort();
-  if (unique.length === 0) return;
-  await insertEntityTags(db, String(unique.length), { ...numbered(unique), accountId, entityType, entityId });
-}
-
-/** Replaces the tags of one object (see tagEntity). */
 export async function setEntityTags(
   db: Kysely<Database>,
   accountId: number,
@@ -41,9 +23,14 @@ export async function setEntityTags(
   labels: readonly string[],
   made: readonly string[],
   now: string,
+  fresh = false,
 ): Promise<void> {
-  await deleteEntityTags(db, accountId, entityType, entityId);
-  await tagEntity(db, accountId, entityType, entityId, labels, made, now);
+  const newTags = [...new Set(made)].sort();
+  if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...numbered(newTags), accountId, now });
+  if (!fresh) await deleteEntityTags(db, accountId, entityType, entityId);
+  const unique = [...new Set(labels)].sort();
+  if (unique.length === 0) return;
+  await insertEntityTags(db, String(unique.length), { ...numbered(unique), accountId, entityType, entityId });
 }
 
 /** Labels as the arguments of a prepared statement (`l0`, `l1`, ...), the shape being how many there are. */

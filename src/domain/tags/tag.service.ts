@@ -2,15 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
-import {
-  countTags,
-  deleteEntityTags,
-  findTagsOf,
-  missingTags,
-  setEntityTags,
-  type TaggedEntityType,
-  tagEntity,
-} from './tag.repository.ts';
+import { countTags, deleteEntityTags, findTagsOf, missingTags, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
 /** An object's tags as a column of the object's own query (one statement for a view). */
@@ -52,25 +44,9 @@ export async function assertRoomForTags(
 }
 
 /**
- * Gives an object made in this transaction, which carries none yet, these tags, creating the
- * account's tags it does not have yet (up to `limit` in all, CUMULO_LIMIT_TAGS).
- */
-export async function tagNew(
-  db: Kysely<Database>,
-  accountId: number,
-  entityType: TaggedEntityType,
-  entityId: number,
-  labels: readonly string[],
-  now: string,
-  limit: number,
-): Promise<void> {
-  const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
-  await tagEntity(db, accountId, entityType, entityId, labels, made, now);
-}
-
-/**
  * Makes an object carry exactly these tags, creating the account's tags it does not have yet (up to
- * `limit` in all, CUMULO_LIMIT_TAGS).
+ * `limit` in all, CUMULO_LIMIT_TAGS). `fresh`: the object was made in this transaction and carries
+ * none yet (tagNew).
  */
 export async function setTags(
   db: Kysely<Database>,
@@ -80,9 +56,23 @@ export async function setTags(
   labels: readonly string[],
   now: string,
   limit: number,
+  fresh = false,
 ): Promise<void> {
   const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
-  await setEntityTags(db, accountId, entityType, entityId, labels, made, now);
+  await setEntityTags(db, accountId, entityType, entityId, labels, made, now, fresh);
+}
+
+/** Gives an object made in this transaction its first tags (setTags without taking off the none it has). */
+export function tagNew(
+  db: Kysely<Database>,
+  accountId: number,
+  entityType: TaggedEntityType,
+  entityId: number,
+  labels: readonly string[],
+  now: string,
+  limit: number,
+): Promise<void> {
+  return setTags(db, accountId, entityType, entityId, labels, now, limit, true);
 }
 
 /**
