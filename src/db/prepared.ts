@@ -122,3 +122,26 @@ export function preparedStatement<Args extends object, Row>(
     return (await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters))).rows;
   };
 }
+
+/**
+ * Rows of a multi-row statement as one argument object (`0.label`, `1.label`, ...), beside any
+ * other arguments; the statement's shape is how many rows there are (`rowsOf` in its builder).
+ */
+export function rowArguments(rows: readonly object[]): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    for (const [column, value] of Object.entries(row)) args[`${i}.${column}`] = value;
+  });
+  return args;
+}
+
+/** In a builder: the rows `rowArguments` gave, `shape` of them, each value its placeholder. */
+export function rowsOf(args: object, shape: string): Record<string, unknown>[] {
+  const rows = Array.from({ length: Number(shape) }, () => ({}) as Record<string, unknown>);
+  for (const [name, value] of Object.entries(args)) {
+    const dot = name.indexOf('.');
+    const row = dot > 0 ? rows[Number(name.slice(0, dot))] : undefined;
+    if (row) row[name.slice(dot + 1)] = value;
+  }
+  return rows;
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Generated, type Kysely, sql } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
-import { preparedRead, preparedStatement } from '../../src/db/prepared.ts';
+import { preparedRead, preparedStatement, rowArguments, rowsOf } from '../../src/db/prepared.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
@@ -77,25 +77,25 @@ for (const dialect of DIALECTS) {
       assert.equal((await read('a'))?.value, 'one');
     });
 
-    test('past the shapes it keeps, each statement is still built for its own shape', async (t) => {
+    test('rows as arguments; past the shapes it keeps, each statement is still built for its own shape', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const { db } = app.runtime.ctx;
-      const count = preparedStatement((d, args: Record<string, string>, shape) =>
+      const regions = preparedStatement((d, args: Record<string, unknown>, shape) =>
         d
           .selectFrom('regions')
           .select('id')
           .where(
             'id',
             'in',
-            Array.from({ length: Number(shape) }, (_, i) => args[`r${i}`] as string),
+            rowsOf(args, shape).map((row) => row.id as string),
           ),
       );
       for (let n = 1; n <= 80; n++) {
-        const args = Object.fromEntries(Array.from({ length: n }, (_, i) => [`r${i}`, i === n - 1 ? 'us-east' : `none-${i}`]));
+        const rows = Array.from({ length: n }, (_, i) => ({ id: i === n - 1 ? 'us-east' : `none-${i}` }));
         assert.deepEqual(
-          (await count(db, String(n), args)).map((r) => r.id),
+          (await regions(db, String(n), rowArguments(rows))).map((r) => r.id),
           ['us-east'],
-          `${n} arguments`,
+          `${n} rows`,
         );
       }
     });

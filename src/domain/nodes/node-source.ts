@@ -8,7 +8,7 @@ import type { RestorePlan } from './backups/backup-copies.ts';
 import { type BackupSource, deployBackup, resolveBackupSource } from './backups/node-backup-source.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { addConfig } from './configs/config.service.ts';
-import { addDisk } from './disks/disk.service.ts';
+import { addDisks, type NewDisk } from './disks/disk.service.ts';
 import type { NodeRow } from './node.repository.ts';
 import type { CreateNode } from './node.schema.ts';
 import { checkDeployment, type Deployment, recordDeployment } from './node-deploy.ts';
@@ -67,23 +67,26 @@ export async function buildNode(
   if (source.kind === 'empty') return { configId: null };
   if (source.kind === 'backup') return deployBackup(db, ctx, node, source.backup, interfaces);
   const { image } = source.deployment;
-  const main = await addDisk(db, ctx, node, {
-    label: `${image.label} Disk`.slice(0, 48),
-    size: source.mainSize,
-    filesystem: 'ext4',
-    image: image.id,
-    status: 'not ready',
-  });
-  const swap =
-    source.swapSize > 0
-      ? await addDisk(db, ctx, node, {
-          label: `${source.swapSize} MB Swap Image`,
-          size: source.swapSize,
-          filesystem: 'swap',
-          image: null,
-          status: 'not ready',
-        })
-      : null;
+  const disks: NewDisk[] = [
+    {
+      label: `${image.label} Disk`.slice(0, 48),
+      size: source.mainSize,
+      filesystem: 'ext4',
+      image: image.id,
+      status: 'not ready',
+    },
+  ];
+  if (source.swapSize > 0) {
+    disks.push({
+      label: `${source.swapSize} MB Swap Image`,
+      size: source.swapSize,
+      filesystem: 'swap',
+      image: null,
+      status: 'not ready',
+    });
+  }
+  const [main, swap] = await addDisks(db, ctx, node, disks);
+  if (!main) throw fail.internal();
   const config = await addConfig(db, ctx, node, {
     label: `My ${image.label} Disk Profile`.slice(0, 48),
     kernel: IMAGE_KERNEL,

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedToEntityIn } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
-import { preparedStatement } from '../../db/prepared.ts';
+import { preparedStatement, rowArguments, rowsOf } from '../../db/prepared.ts';
 import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 
@@ -26,23 +26,23 @@ export async function setEntityTags(
   fresh = false,
 ): Promise<void> {
   const newTags = [...new Set(made)].sort();
-  if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...numbered(newTags), accountId, now });
+  if (newTags.length > 0) await insertTags(db, String(newTags.length), { ...labelArguments(newTags), accountId, now });
   if (!fresh) await deleteEntityTags(db, accountId, entityType, entityId);
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return;
-  await insertEntityTags(db, String(unique.length), { ...numbered(unique), accountId, entityType, entityId });
+  await insertEntityTags(db, String(unique.length), { ...labelArguments(unique), accountId, entityType, entityId });
 }
 
-/** Labels as the arguments of a prepared statement (`l0`, `l1`, ...), the shape being how many there are. */
-function numbered(labels: readonly string[]): Record<string, string> {
-  return Object.fromEntries(labels.map((label, i) => [`l${i}`, label]));
+/** Labels as the arguments of a prepared statement (`rowArguments`), the shape being how many there are. */
+function labelArguments(labels: readonly string[]): Record<string, unknown> {
+  return rowArguments(labels.map((label) => ({ label })));
 }
 
-function labelsOf(args: Record<string, unknown>, shape: string): string[] {
-  return Array.from({ length: Number(shape) }, (_, i) => args[`l${i}`] as string);
+function labelsOf(args: object, shape: string): string[] {
+  return rowsOf(args, shape).map((row) => row.label as string);
 }
 
-const insertTags = preparedStatement((db, args: Record<string, string | number> & { accountId: number; now: string }, shape) =>
+const insertTags = preparedStatement((db, args: Record<string, unknown> & { accountId: number; now: string }, shape) =>
   db
     .insertInto('tags')
     .values(labelsOf(args, shape).map((label) => ({ account_id: args.accountId, label, created: args.now })))
@@ -50,7 +50,7 @@ const insertTags = preparedStatement((db, args: Record<string, string | number> 
 );
 
 const insertEntityTags = preparedStatement(
-  (db, args: Record<string, string | number> & { accountId: number; entityType: string; entityId: number }, shape) =>
+  (db, args: Record<string, unknown> & { accountId: number; entityType: string; entityId: number }, shape) =>
     db.insertInto('entity_tags').values(
       labelsOf(args, shape).map((tag) => ({
         account_id: args.accountId,
@@ -180,12 +180,12 @@ export async function missingTags(db: Kysely<Database>, accountId: number, label
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return [];
   const hold = db.isTransaction && isPostgres(db);
-  const found = await presentTags(db, `${unique.length}${hold ? ' held' : ''}`, { ...numbered(unique), accountId });
+  const found = await presentTags(db, `${unique.length}${hold ? ' held' : ''}`, { ...labelArguments(unique), accountId });
   const present = new Set(found.map((r) => r.label));
   return unique.filter((l) => !present.has(l));
 }
 
-const presentTags = preparedStatement((db, args: Record<string, string | number> & { accountId: number }, shape) => {
+const presentTags = preparedStatement((db, args: Record<string, unknown> & { accountId: number }, shape) => {
   const [count, held] = shape.split(' ');
   const query = db
     .selectFrom('tags')

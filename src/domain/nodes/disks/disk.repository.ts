@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
 import { type Page, type PageRequest, paginate } from '../../../db/paginate.ts';
-import { preparedStatement } from '../../../db/prepared.ts';
+import { preparedStatement, rowArguments, rowsOf } from '../../../db/prepared.ts';
 import { fail } from '../../../errors.ts';
 import type { DiskTable } from './disk.table.ts';
 
@@ -44,14 +44,20 @@ export async function sumDiskSizes(db: Kysely<Database>, accountId: number, node
   return Number(row.total);
 }
 
-const insertDiskStatement = preparedStatement((db, values: Insertable<DiskTable>) =>
-  db.insertInto('disks').values(values).returningAll(),
+const insertDiskRows = preparedStatement((db, args: Record<string, unknown>, shape) =>
+  db
+    .insertInto('disks')
+    .values(rowsOf(args, shape) as Insertable<DiskTable>[])
+    .returningAll(),
 );
 
-export async function insertDisk(db: Kysely<Database>, values: Insertable<DiskTable>): Promise<DiskRow> {
-  const [row] = await insertDiskStatement(db, '', values);
-  if (!row) throw fail.internal();
-  return row;
+/** Inserts disks in one statement; their rows come back in the order given. */
+export async function insertDisks(db: Kysely<Database>, values: readonly Insertable<DiskTable>[]): Promise<DiskRow[]> {
+  if (values.length === 0) return [];
+  const rows = await insertDiskRows(db, String(values.length), rowArguments(values));
+  if (rows.length !== values.length) throw fail.internal();
+  // Ids are given in the order the rows are inserted, which is the order of the values.
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 export function updateDiskRow(

@@ -12,7 +12,7 @@ import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
 import { checkDeployment, recordDeployment } from '../node-deploy.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
-import { type DiskRow, findDisk, insertDisk, listDisks, sumDiskSizes, updateDiskRow } from './disk.repository.ts';
+import { type DiskRow, findDisk, insertDisks, listDisks, sumDiskSizes, updateDiskRow } from './disk.repository.ts';
 import type { CreateDisk, Disk, Filesystem, UpdateDisk } from './disk.schema.ts';
 
 export function diskRowToDisk(row: DiskRow): Disk {
@@ -40,20 +40,30 @@ export interface NewDisk {
   status: 'ready' | 'not ready';
 }
 
-/** Adds a disk to a node in the caller's transaction, with no checks or event: for services building disks. */
-export async function addDisk(db: Kysely<Database>, ctx: Context, node: NodeRow, spec: NewDisk): Promise<DiskRow> {
+/** Adds disks to a node in one statement, in the caller's transaction, with no checks or events: for services building disks. */
+export async function addDisks(db: Kysely<Database>, ctx: Context, node: NodeRow, specs: readonly NewDisk[]): Promise<DiskRow[]> {
   const now = toTimestamp(ctx.clock.nowMs());
-  return insertDisk(db, {
-    account_id: node.account_id,
-    node_id: node.id,
-    label: spec.label,
-    size: spec.size,
-    filesystem: spec.filesystem,
-    status: spec.status,
-    image: spec.image,
-    created: now,
-    updated: now,
-  });
+  return insertDisks(
+    db,
+    specs.map((spec) => ({
+      account_id: node.account_id,
+      node_id: node.id,
+      label: spec.label,
+      size: spec.size,
+      filesystem: spec.filesystem,
+      status: spec.status,
+      image: spec.image,
+      created: now,
+      updated: now,
+    })),
+  );
+}
+
+/** Adds a disk to a node (see addDisks). */
+export async function addDisk(db: Kysely<Database>, ctx: Context, node: NodeRow, spec: NewDisk): Promise<DiskRow> {
+  const [row] = await addDisks(db, ctx, node, [spec]);
+  if (!row) throw fail.internal();
+  return row;
 }
 
 /** The disk space (MB) the node's type gives it. */
