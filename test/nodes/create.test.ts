@@ -248,6 +248,24 @@ for (const dialect of DIALECTS) {
       await createNode(app, { authorized_keys: [KEYS.rsa, KEYS.ecdsa], authorized_users: ['admin'] });
     });
 
+    test('the answer to a create is the node as a read then shows it: tags, addresses, backups, a default label', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const answers = [
+        await createNode(app, { tags: ['zeta', 'Alpha', 'ünïcode', 'quote"d', 'zeta'], private_ip: true }),
+        await createNode(app, { label: undefined, backups_enabled: true, tags: ['one'] }),
+        await createNode(app, { swap_size: 0, booted: false }),
+        await createEmptyNode(app, { tags: ['empty'] }),
+        await createEmptyNode(app, { label: undefined, region: 'eu-west' }),
+      ];
+      for (const answer of answers) {
+        const read = await getNode(app, answer.id);
+        assert.deepEqual(answer, read, `node ${answer.label}`);
+      }
+      assert.equal(answers[0].tags.length, 4, 'a repeated tag once');
+      assert.equal(answers[0].ipv4.length, 2);
+      assert.equal(answers[1].backups.enabled, true);
+    });
+
     test('private_ip adds a private IPv4 address after the public one', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const node = await createNode(app, { private_ip: true });

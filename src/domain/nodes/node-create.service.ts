@@ -16,7 +16,7 @@ import { assertDiskFits, assertMemoryFits, placeNode } from './compute/host-capa
 import type { Interface } from './configs/config.schema.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
-import { toNode } from './node.service.ts';
+import { nodeRowToNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
 import { checkInterfaces } from './node-interfaces.ts';
 import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
@@ -117,8 +117,9 @@ export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: A
   let node =
     spec.label === undefined ? await assignDefaultLabel(db, inserted, defaultLabelBase(spec.vendor, spec.region.id)) : inserted;
   const ipv6 = await giveNodeAddresses(db, ctx, { accountId: node.account_id, nodeId: node.id }, spec.region, spec.privateIp);
-  node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
   if (spec.tags.length) await tagNew(db, node.account_id, 'node', node.id, spec.tags, now, ctx.config.limitTags);
+  // Last, so that the row it gives back has the lists the database keeps on it (addresses, tags).
+  node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
   await grantToCreator(db, scope, 'node', node.id);
   return spec.backupsEnabled ? startAutomaticBackups(db, ctx, node) : node;
 }
@@ -197,7 +198,9 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
  */
 export async function createNode(ctx: Context, principal: Principal, body: CreateNode): Promise<Node> {
   const checked = await checkCreate(ctx, principal, body);
-  return inTransaction(ctx.db, async (trx) => toNode(trx, ctx, await writeNode(trx, ctx, principal, checked)));
+  // The row insertNewNode gives is the node as written: nothing after it in the transaction changes it.
+  const row = await inTransaction(ctx.db, (trx) => writeNode(trx, ctx, principal, checked));
+  return nodeRowToNode(row, ctx.catalog.type(row.type));
 }
 
 /**

@@ -41,7 +41,7 @@ function mainDisk(disks: DiskRow[]): DiskRow | undefined {
 }
 
 /** A node's API object from its view row (whose lists hold its tags, and its IPv4 addresses public first). */
-function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined): Node {
+export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined): Node {
   return {
     id: row.id,
     label: row.label,
