@@ -204,7 +204,10 @@ class NodeSqliteDriver implements Driver {
     const waiting = this.#lock.acquire();
     if (waiting) await waiting;
     try {
-      this.connections().writer.db.exec('begin');
+      // Immediate: the write lock is taken now, waiting (busy_timeout) for another process that holds
+      // it, rather than at the first write, when a commit another process made after this
+      // transaction's first read would fail the write at once (SQLITE_BUSY_SNAPSHOT).
+      this.connections().writer.db.exec('begin immediate');
     } catch (error) {
       this.#lock.release();
       throw error;

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
+import { DATABASE_FILE } from '../../src/data-dir.ts';
 import type { Database } from '../../src/db/database.ts';
 import { inTransaction } from '../../src/db/transaction.ts';
 import { ApiError, fail } from '../../src/errors.ts';
@@ -122,5 +125,36 @@ describe('transactions [sqlite]: a commit that fails', () => {
     assert.equal((await db.selectFrom('ssh_keys').select('id').where('label', '=', 'orphan').execute()).length, 0);
     await put(db, 'later');
     assert.equal((await keys(db)).length, 3, 'the writer is free again');
+  });
+});
+
+describe('transactions [sqlite]: another process writing to the same database', () => {
+  test('a transaction that reads, then writes, while another process commits a write waits for it, then commits', async (t) => {
+    const app = await buildTestApp(t, { dialect: 'sqlite' });
+    const { db } = app.runtime.ctx;
+    const file = path.join(app.dataDir, DATABASE_FILE);
+    let other: Promise<void> | undefined;
+    await inTransaction(db, async (trx) => {
+      await keys(trx);
+      // Another process (a `cumulo` command on the server's database) writes meanwhile.
+      other = new Promise<void>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          [
+            '-e',
+            `const { DatabaseSync } = require('node:sqlite');
+             const db = new DatabaseSync(process.argv[1]);
+             db.exec('PRAGMA busy_timeout = 5000');
+             db.exec("insert into operator_settings (key, value) values ('${KEY}other', '1')");`,
+            file,
+          ],
+          (error, _stdout, stderr) => (error ? reject(new Error(stderr)) : resolve()),
+        );
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await put(trx, 'mine');
+    });
+    await other;
+    assert.deepEqual(await keys(db), [`${KEY}mine`, `${KEY}other`]);
   });
 });
