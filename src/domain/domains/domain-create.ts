@@ -8,7 +8,7 @@ import { assertUnderLimit } from '../account/limits.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
-import { tagNew } from '../tags/tag.service.ts';
+import { setTags } from '../tags/tag.service.ts';
 import { countDomains, type DomainRow, domainNameTaken, insertDomain } from './domain.repository.ts';
 import { domainEntity } from './domain-access.ts';
 import { isActiveSlave, nextSerial, scheduleSlaveRefresh, scheduleZoneRender } from './domain-change.ts';
@@ -68,7 +68,8 @@ export async function createDomainWith(
     created: now,
     updated: now,
   });
-  if (domain.tags.length) await tagNew(db, scope.accountId, 'domain', row.id, domain.tags, now, ctx.config.limitTags);
+  if (domain.tags.length)
+    await setTags(db, scope.accountId, 'domain', row.id, domain.tags, now, ctx.config.limitTags, { fresh: true });
   await grantToCreator(db, scope, 'domain', row.id);
   await insertRecords(
     db,

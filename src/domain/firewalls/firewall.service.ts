@@ -11,7 +11,7 @@ import { assertUnderLimit } from '../account/limits.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
-import { removeTags, retag, tagNew } from '../tags/tag.service.ts';
+import { removeTags, retag, setTags } from '../tags/tag.service.ts';
 import {
   countFirewalls,
   deleteFirewallRow,
@@ -79,7 +79,8 @@ export async function createFirewall(ctx: Context, principal: Principal, body: C
       created: now,
       updated: now,
     });
-    if (body.tags?.length) await tagNew(trx, scope.accountId, 'firewall', row.id, body.tags, now, ctx.config.limitTags);
+    if (body.tags?.length)
+      await setTags(trx, scope.accountId, 'firewall', row.id, body.tags, now, ctx.config.limitTags, { fresh: true });
     await grantToCreator(trx, scope, 'firewall', row.id);
     await recordEvent(trx, ctx, actorOf(principal), { action: 'firewall_create', entity: firewallEntity(row) });
     await assignToNodes(trx, ctx, principal, row, body.devices?.nodes ?? []);

@@ -10,7 +10,7 @@ import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/
 import type { NodeTypeDataT, RegionDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
-import { tagNew } from '../tags/tag.service.ts';
+import { setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
 import { assertDiskFits, assertMemoryFits, placeNode } from './compute/host-capacity.ts';
 import type { Interface } from './configs/config.schema.ts';
@@ -117,7 +117,8 @@ export async function insertNewNode(db: Kysely<Database>, ctx: Context, scope: A
   let node =
     spec.label === undefined ? await assignDefaultLabel(db, inserted, defaultLabelBase(spec.vendor, spec.region.id)) : inserted;
   const ipv6 = await giveNodeAddresses(db, ctx, { accountId: node.account_id, nodeId: node.id }, spec.region, spec.privateIp);
-  if (spec.tags.length) await tagNew(db, node.account_id, 'node', node.id, spec.tags, now, ctx.config.limitTags);
+  if (spec.tags.length)
+    await setTags(db, node.account_id, 'node', node.id, spec.tags, now, ctx.config.limitTags, { fresh: true });
   // Last, so that the row it gives back has the lists the database keeps on it (addresses, tags).
   node = await updateNodeRow(db, node.account_id, node.id, { ipv6 });
   await grantToCreator(db, scope, 'node', node.id);

@@ -46,7 +46,7 @@ export async function assertRoomForTags(
 /**
  * Makes an object carry exactly these tags, creating the account's tags it does not have yet (up to
  * `limit` in all, CUMULO_LIMIT_TAGS). `fresh`: the object was made in this transaction and carries
- * none yet (tagNew).
+ * none yet, so there are none to take off first.
  */
 export async function setTags(
   db: Kysely<Database>,
@@ -56,23 +56,10 @@ export async function setTags(
   labels: readonly string[],
   now: string,
   limit: number,
-  fresh = false,
+  options: { fresh?: boolean } = {},
 ): Promise<void> {
   const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
-  await setEntityTags(db, accountId, entityType, entityId, labels, made, now, fresh);
-}
-
-/** Gives an object made in this transaction its first tags (setTags without taking off the none it has). */
-export function tagNew(
-  db: Kysely<Database>,
-  accountId: number,
-  entityType: TaggedEntityType,
-  entityId: number,
-  labels: readonly string[],
-  now: string,
-  limit: number,
-): Promise<void> {
-  return setTags(db, accountId, entityType, entityId, labels, now, limit, true);
+  await setEntityTags(db, accountId, entityType, entityId, labels, made, now, options.fresh === true);
 }
 
 /**
