@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadCatalog } from '../../src/domain/catalog/catalog.ts';
-import { allocateAddress, poolOf } from '../../src/domain/networking/ipam.ts';
+import { allocateAddress, allocateAddresses, poolOf } from '../../src/domain/networking/ipam.ts';
 import { formatAddress, parseAddress, parseAddressWithPrefix } from '../../src/net/cidr.ts';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
@@ -147,6 +147,59 @@ for (const dialect of DIALECTS) {
         Array.from({ length: 24 }, (_, i) => i),
         'the pool is filled densely from the start',
       );
+    });
+
+    test('several pools at once: each row in the order of its pool, none handed out twice, each pool dense', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const { ctx } = app.runtime;
+      const me = await admin(app);
+      const region = ctx.catalog.region('us-east');
+      assert.ok(region);
+      const nodes = await Promise.all(Array.from({ length: 6 }, () => createEmptyNode(app)));
+      const hold = dialect === 'postgres' ? sql`select pg_sleep(0.05)` : sql`select 1`;
+      const pools = ['slaac', 'private-ipv4', 'public-ipv4'] as const;
+      const allocated = await Promise.all(
+        nodes.flatMap((node) =>
+          [0, 1].map(() =>
+            ctx.db.transaction().execute(async (trx) => {
+              const rows = await allocateAddresses(trx, ctx, { accountId: me.accountId, nodeId: node.id, region }, pools);
+              await hold.execute(trx);
+              return rows;
+            }),
+          ),
+        ),
+      );
+      for (const rows of allocated) {
+        assert.deepEqual(
+          rows.map((r) => [r.type, r.public]),
+          [
+            ['ipv6', 1],
+            ['ipv4', 0],
+            ['ipv4', 1],
+          ],
+        );
+      }
+      const addresses = allocated.flat().map((r) => r.address);
+      assert.equal(new Set(addresses).size, 36);
+      for (const [type, isPublic, before] of [
+        ['ipv6', 1, 6],
+        ['ipv4', 0, 0],
+        ['ipv4', 1, 6],
+      ] as const) {
+        const ordinals = await ctx.db
+          .selectFrom('ip_addresses')
+          .select('ordinal')
+          .where('region', '=', 'us-east')
+          .where('type', '=', type)
+          .where('public', '=', isPublic)
+          .orderBy('ordinal')
+          .execute();
+        assert.deepEqual(
+          ordinals.map((r) => Number(r.ordinal)),
+          Array.from({ length: before + 12 }, (_, i) => i),
+          `${type} ${isPublic}: filled densely from the start`,
+        );
+      }
     });
 
     if (dialect === 'postgres') {

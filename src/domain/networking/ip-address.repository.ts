@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
 import { type Page, type PageRequest, paginate } from '../../db/paginate.ts';
-import { preparedRead, preparedStatement } from '../../db/prepared.ts';
+import { preparedRead, preparedStatement, rowArguments, rowsOf } from '../../db/prepared.ts';
 import { isPostgres } from '../../db/transaction.ts';
 import type { AccountScope } from '../account/principal.ts';
 import type { IpAddressTable } from './ip-address.table.ts';
@@ -39,30 +39,44 @@ export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promi
 /** How many ordinals past the highest in use an allocation tries before it waits its turn. */
 const CLAIM_WINDOW = 64;
 
+/** A pool an allocation claims from, and how many ordinals it holds. */
+export interface PoolClaim {
+  key: PoolKey;
+  capacity: number;
+}
+
 /**
- * The next ordinal of a pool for an allocation, or null when there is none past the highest in use
- * or (PostgreSQL) every one of the next CLAIM_WINDOW is being taken by a concurrent transaction.
- * On PostgreSQL each candidate is claimed with a lock of its own, tried and not waited for, held to
- * the end of the transaction: concurrent allocations from one pool take consecutive ordinals
- * instead of taking turns. One a transaction claimed and did not keep stays free, a gap the pool's
- * end fills (`findFirstFreeOrdinal`).
+ * The next ordinal of each pool for an allocation, in the order given: null where there is none past
+ * the highest in use or (PostgreSQL) every one of the next CLAIM_WINDOW is being taken by a
+ * concurrent transaction. On PostgreSQL each candidate is claimed with a lock of its own, tried and
+ * not waited for, held to the end of the transaction: concurrent allocations from one pool take
+ * consecutive ordinals instead of taking turns; every pool is claimed in one statement. One a
+ * transaction claimed and did not keep stays free, a gap the pool's end fills (`findFirstFreeOrdinal`).
  */
-export async function claimNextOrdinal(db: Kysely<Database>, pool: PoolKey, capacity: number): Promise<number | null> {
+export async function claimNextOrdinals(db: Kysely<Database>, pools: readonly PoolClaim[]): Promise<(number | null)[]> {
   if (!(db.isTransaction && isPostgres(db))) {
-    const max = await findMaxOrdinal(db, pool);
-    const next = max === null ? 0 : max + 1;
-    return next < capacity ? next : null;
+    const claimed: (number | null)[] = [];
+    for (const { key, capacity } of pools) {
+      const max = await findMaxOrdinal(db, key);
+      const next = max === null ? 0 : max + 1;
+      claimed.push(next < capacity ? next : null);
+    }
+    return claimed;
   }
-  const name = `ip_addresses ${pool.region} ${pool.type} ${pool.public} `;
-  const { rows } = await sql<{ ordinal: number | string }>`
-    select o.ordinal from
-      (select coalesce(max(ordinal), -1) + 1 as first from ip_addresses
-        where region = ${pool.region} and type = ${pool.type} and public = ${pool.public}) m,
-      generate_series(m.first, least(m.first + ${CLAIM_WINDOW - 1}, ${capacity - 1})) as o(ordinal)
-    where pg_try_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ${name} || o.ordinal, 0))
-    limit 1`.execute(db);
-  const ordinal = rows[0]?.ordinal;
-  return ordinal === undefined ? null : Number(ordinal);
+  const { rows } = await sql<{ n: number | string; ordinal: number | string | null }>`
+    select p.n, (
+      select o.ordinal from
+        (select coalesce(max(a.ordinal), -1) + 1 as first from ip_addresses a
+          where a.region = p.region and a.type = p.type and a.public = p.public) m,
+        generate_series(m.first, least(m.first + ${CLAIM_WINDOW - 1}, p.capacity - 1)) as o(ordinal)
+      where pg_try_advisory_xact_lock(hashtextextended(
+        concat_ws(' ', current_schema(), 'ip_addresses', p.region, p.type, p.public, o.ordinal), 0))
+      limit 1) as ordinal
+    from unnest(${pools.map((p) => p.key.region)}::text[], ${pools.map((p) => p.key.type)}::text[],
+      ${pools.map((p) => p.key.public)}::int[], ${pools.map((p) => p.capacity)}::bigint[])
+      with ordinality as p(region, type, public, capacity, n)
+    order by p.n`.execute(db);
+  return rows.map((row) => (row.ordinal === null ? null : Number(row.ordinal)));
 }
 
 /**
@@ -86,21 +100,23 @@ export async function findFirstFreeOrdinal(db: Kysely<Database>, pool: PoolKey, 
   return free === null || free === undefined ? null : Number(free);
 }
 
-const insertAddress = preparedStatement((db, values: Insertable<IpAddressTable>) =>
+const insertAddressRows = preparedStatement((db, args: Record<string, unknown>, shape) =>
   db
     .insertInto('ip_addresses')
-    .values(values)
+    .values(rowsOf(args, shape) as Insertable<IpAddressTable>[])
     .onConflict((oc) => oc.doNothing())
     .returningAll(),
 );
 
-/** Inserts an address unless its address or ordinal is taken (by a concurrent allocation); null then. */
-export async function insertAddressIfFree(
+/**
+ * Inserts addresses in one statement, each unless its address or ordinal is taken (by a concurrent
+ * allocation); the rows inserted come back, those taken do not.
+ */
+export function insertAddressesIfFree(
   db: Kysely<Database>,
-  values: Insertable<IpAddressTable>,
-): Promise<IpAddressRow | undefined> {
-  const [row] = await insertAddress(db, '', values);
-  return row;
+  values: readonly Insertable<IpAddressTable>[],
+): Promise<IpAddressRow[]> {
+  return insertAddressRows(db, String(values.length), rowArguments(values));
 }
 
 const FILTER: FilterSpec = {

@@ -7,11 +7,11 @@ import { type Block, formatAddress, parseCidr, prefixMask } from '../../net/cidr
 import { toTimestamp } from '../../time/timestamp.ts';
 import type { RegionDataT } from '../catalog/catalog.ts';
 import {
-  claimNextOrdinal,
+  claimNextOrdinals,
   findFirstFreeOrdinal,
   findMaxOrdinal,
   type IpAddressRow,
-  insertAddressIfFree,
+  insertAddressesIfFree,
   type PoolKey,
 } from './ip-address.repository.ts';
 
@@ -142,39 +142,69 @@ export interface Allocation {
   pool: PoolName;
 }
 
-/**
- * Takes a free address of the pool for a node, in the caller's transaction. On PostgreSQL concurrent
- * allocations from one pool claim consecutive ordinals without waiting (`claimNextOrdinal`); past
- * the pool's end, or when many more are under way than it looks ahead, they take turns (a lock held
- * to the end of the transaction) and search for a gap. The pool's unique indexes guard in any case:
- * a loser inserts nothing and tries again, so an address is never handed to two nodes.
- */
+/** A free address of the pool for a node, in the caller's transaction (`allocateAddresses`). */
 export async function allocateAddress(db: Kysely<Database>, ctx: Context, spec: Allocation): Promise<IpAddressRow> {
-  const pool = poolOf(spec.region, spec.pool);
+  const [row] = await allocateAddresses(db, ctx, spec, [spec.pool]);
+  return row as IpAddressRow;
+}
+
+/** The ordinal to try for a pool whose claim found none: past the end of the pool, or many more under way than it looks ahead. */
+async function ordinalInTurn(db: Kysely<Database>, pool: Pool): Promise<number | null> {
+  await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
+  const max = await findMaxOrdinal(db, pool.key);
+  const next = max === null ? 0 : max + 1;
+  return next < pool.capacity ? next : findFirstFreeOrdinal(db, pool.key, pool.capacity);
+}
+
+/**
+ * Takes a free address of each pool for a node, in the caller's transaction; the rows come back in
+ * the order of the pools. Every pool's ordinal is claimed in one statement and every address inserted
+ * in another. On PostgreSQL concurrent allocations from one pool claim consecutive ordinals without
+ * waiting (`claimNextOrdinals`); past the pool's end, or when many more are under way than it looks
+ * ahead, they take turns (a lock held to the end of the transaction) and search for a gap. The
+ * pool's unique indexes guard in any case: an address a concurrent allocation took is not inserted,
+ * and its pool is tried again, so an address is never handed to two nodes.
+ */
+export async function allocateAddresses(
+  db: Kysely<Database>,
+  ctx: Context,
+  node: { accountId: number; nodeId: number; region: RegionDataT },
+  names: readonly PoolName[],
+): Promise<IpAddressRow[]> {
+  const pools = names.map((name) => poolOf(node.region, name));
+  const taken: (IpAddressRow | undefined)[] = pools.map(() => undefined);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    let ordinal = await claimNextOrdinal(db, pool.key, pool.capacity);
-    if (ordinal === null) {
-      await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
-      const max = await findMaxOrdinal(db, pool.key);
-      const next = max === null ? 0 : max + 1;
-      ordinal = next < pool.capacity ? next : await findFirstFreeOrdinal(db, pool.key, pool.capacity);
+    const pending = pools.flatMap((pool, i) => (taken[i] ? [] : [{ pool, i }]));
+    if (pending.length === 0) return taken as IpAddressRow[];
+    const claimed = await claimNextOrdinals(
+      db,
+      pending.map(({ pool }) => pool),
+    );
+    const created = toTimestamp(ctx.clock.nowMs());
+    const values = [];
+    for (const [j, { pool, i }] of pending.entries()) {
+      const ordinal = claimed[j] ?? (await ordinalInTurn(db, pool));
+      if (ordinal === null) {
+        throw fail.badRequest(`No ${names[i]} addresses are left in region ${node.region.id}`, 'region');
+      }
+      values.push({
+        ...pool.at(ordinal),
+        account_id: node.accountId,
+        node_id: node.nodeId,
+        region: pool.key.region,
+        type: pool.key.type,
+        public: pool.key.public,
+        rdns: null,
+        ordinal,
+        created,
+      });
     }
-    if (ordinal === null) {
-      throw fail.badRequest(`No ${spec.pool} addresses are left in region ${spec.region.id}`, 'region');
+    for (const row of await insertAddressesIfFree(db, values)) {
+      const j = values.findIndex((v) => v.ordinal === row.ordinal && v.type === row.type && v.public === row.public);
+      const slot = pending[j];
+      if (slot) taken[slot.i] = row;
     }
-    const plan = pool.at(ordinal);
-    const row = await insertAddressIfFree(db, {
-      ...plan,
-      account_id: spec.accountId,
-      node_id: spec.nodeId,
-      region: pool.key.region,
-      type: pool.key.type,
-      public: pool.key.public,
-      rdns: null,
-      ordinal,
-      created: toTimestamp(ctx.clock.nowMs()),
-    });
-    if (row) return row;
   }
-  throw fail.unavailable(`Could not allocate an address in region ${spec.region.id}; try again`);
+  if (taken.every((row) => row !== undefined)) return taken as IpAddressRow[];
+  throw fail.unavailable(`Could not allocate an address in region ${node.region.id}; try again`);
 }

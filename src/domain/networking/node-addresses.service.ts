@@ -10,11 +10,9 @@ import {
 } from './ip-address.repository.ts';
 import { canonicalAddress } from './ip-address.service.ts';
 import { deleteSharesOfNode } from './ip-share.repository.ts';
-import { allocateAddress } from './ipam.ts';
+import { allocateAddresses, type PoolName } from './ipam.ts';
 import { deleteRangesOfNode } from './ipv6-block.repository.ts';
 import { ensureVlan } from './vlan.repository.ts';
-
-/** A node's addresses of one type as a column of the node's own query (one statement for a view). */
 
 /*
  * What the nodes group asks of networking: the addresses and VLANs of its nodes, in the caller's
@@ -34,11 +32,9 @@ export async function giveNodeAddresses(
   region: RegionDataT,
   privateIp: boolean,
 ): Promise<string> {
-  const spec = { ...node, region };
-  await allocateAddress(db, ctx, { ...spec, pool: 'public-ipv4' });
-  const slaac = await allocateAddress(db, ctx, { ...spec, pool: 'slaac' });
-  if (privateIp) await allocateAddress(db, ctx, { ...spec, pool: 'private-ipv4' });
-  return slaac.address;
+  const pools: PoolName[] = privateIp ? ['public-ipv4', 'slaac', 'private-ipv4'] : ['public-ipv4', 'slaac'];
+  const [, slaac] = await allocateAddresses(db, ctx, { ...node, region }, pools);
+  return (slaac as IpAddressRow).address;
 }
 
 /**
