@@ -13,10 +13,12 @@ import { pin, type ServerProcess, startProcess, stop } from './processes.ts';
  *
  *   node bench/compare.ts <case> <before-checkout> <data dir>   # a data dir a bench run kept (BENCH_KEEP=1)
  *
- * Env: COMPARE_ROUNDS (default 6) of COMPARE_SECONDS (default 3); COMPARE_DATA_AFTER, a copy of the
- * data dir for this checkout's server when the change migrates the schema (two servers on one
- * embedded database would share the migration); DATABASE_URL for a PostgreSQL schema instead, and
- * COMPARE_DATABASE_URL_AFTER for a copy of it when the change migrates the schema.
+ * Env: COMPARE_ROUNDS (default 6) of COMPARE_SECONDS (default 3); COMPARE_WORKER=on to run each
+ * server's job worker in it, as the bench's servers do (then give each its own database, below);
+ * COMPARE_DATA_AFTER, a copy of the data dir for this checkout's server when the change migrates the
+ * schema (two servers on one embedded database would share the migration); DATABASE_URL for a
+ * PostgreSQL schema instead, and COMPARE_DATABASE_URL_AFTER for a copy of it when the change
+ * migrates the schema.
  */
 
 const [name, beforeTree, dataDir] = process.argv.slice(2);
@@ -34,7 +36,7 @@ pin(process.pid, 1);
 const env: Record<string, string> = {
   CUMULO_DATA_DIR: dataDir,
   LOG_LEVEL: 'info',
-  CUMULO_WORKER: 'off',
+  CUMULO_WORKER: process.env.COMPARE_WORKER ?? 'off',
   NODE_OPTIONS: '--max-semi-space-size=16',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };

@@ -20,29 +20,21 @@ export interface ClaimRequest {
 }
 
 /**
- * The planner's row counts for a queue table are stale by nature (analysed when nothing was queued,
- * then thousands are): trusting them, PostgreSQL fetched every due job and sorted them, so a claim
- * cost more the longer the backlog. With sorting off it reads the claim-order index
- * (`jobs_claim_order`) and stops at the first job it can lock. Set in the claim's transaction only.
- */
-export const POSTGRES_CLAIM_SETTING = sql`set local enable_sort = off`;
-
-/**
- * Takes the lease of the next due job, atomically. On PostgreSQL concurrent workers
- * skip rows another worker is claiming; SQLite serialises writers, so the single
- * UPDATE is already atomic.
+ * Takes the lease of the next due job, atomically, in one statement: the first due job, in claim
+ * order, that no live lease holds. On PostgreSQL concurrent workers skip rows another worker is
+ * claiming, and the statement is the `claim_next_job` function (migration 0027, which says why);
+ * SQLite serialises writers, so its single UPDATE is already atomic.
  */
 export async function claimNextJob(db: Db, kind: DbKind, r: ClaimRequest): Promise<JobRow | undefined> {
-  if (kind !== 'postgres') return (await claimStatement(kind, r).execute(db)).rows[0];
-  return db.transaction().execute(async (trx) => {
-    await POSTGRES_CLAIM_SETTING.execute(trx);
-    return (await claimStatement(kind, r).execute(trx)).rows[0];
-  });
+  if (kind === 'postgres') {
+    const { rows } = await sql<JobRow>`select * from claim_next_job(${r.leaseToken}, ${r.leaseUntil}, ${r.dueBy}, ${r.now},
+      ${r.skipKinds ?? []}::text[], ${r.skipKeys ?? []}::text[], ${r.host ?? null})`.execute(db);
+    return rows[0];
+  }
+  return (await sqliteClaim(r).execute(db)).rows[0];
 }
 
-/** The claim itself: one UPDATE of the first due job, in claim order, that no live lease holds. */
-export function claimStatement(kind: DbKind, r: ClaimRequest): RawBuilder<JobRow> {
-  const lock = kind === 'postgres' ? sql`for update skip locked` : sql``;
+function sqliteClaim(r: ClaimRequest): RawBuilder<JobRow> {
   const skip = r.skipKinds?.length ? sql`and kind not in (${sql.join(r.skipKinds)})` : sql``;
   const skipKeys = r.skipKeys?.length
     ? sql`and (concurrency_key is null or concurrency_key not in (${sql.join(r.skipKeys)}))`
@@ -58,7 +50,6 @@ export function claimStatement(kind: DbKind, r: ClaimRequest): RawBuilder<JobRow
       ${host}
       order by run_at, id
       limit 1
-      ${lock}
     )
     returning *`;
 }

@@ -25,6 +25,7 @@ import * as computeHosts from './migrations/0023-compute-hosts.ts';
 import * as addressOrderIndex from './migrations/0024-address-order-index.ts';
 import * as nodeLists from './migrations/0025-node-lists.ts';
 import * as jobClaimOrder from './migrations/0026-job-claim-order.ts';
+import * as jobClaimFunction from './migrations/0027-job-claim-function.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -58,6 +59,7 @@ const STEPS: Record<string, Step> = {
   '0024-address-order-index': addressOrderIndex,
   '0025-node-lists': nodeLists,
   '0026-job-claim-order': jobClaimOrder,
+  '0027-job-claim-function': jobClaimFunction,
 };
 
 class InCodeMigrations implements MigrationProvider {
