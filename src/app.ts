@@ -6,7 +6,7 @@ import { tokenAuthenticator } from './domain/account/authenticator.ts';
 import type { Principal } from './domain/account/principal.ts';
 import { CONSOLE_CLIENT_ID } from './domain/oauth/console-client.ts';
 import { oauthServerRoutes } from './domain/oauth/oauth-server.routes.ts';
-import { fail } from './errors.ts';
+import { ApiError, fail } from './errors.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
@@ -105,6 +105,7 @@ export async function buildApp(ctx: Context, readiness: Readiness): Promise<Fast
       const access = request.routeOptions.config.access;
       if (!access) return;
       const principal = checkAccess(authenticator, request, access);
+      if (principal instanceof ApiError) return principal;
       if (!(principal instanceof Promise)) {
         request.principal = principal;
         return;

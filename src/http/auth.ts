@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fail } from '../errors.ts';
+import { ApiError, fail } from '../errors.ts';
 import type { Access, RouteNeeds } from './access.ts';
 import { subprotocolToken } from './websocket-protocols.ts';
 
@@ -33,29 +33,32 @@ function authorized<Principal>(
   authenticator: Authenticator<Principal>,
   principal: Principal | null,
   access: RouteNeeds,
-): Principal | Promise<Principal> {
-  if (principal === null) throw UNKNOWN_TOKEN;
+): Principal | ApiError | Promise<Principal> {
+  if (principal === null) return UNKNOWN_TOKEN;
   const checking = authenticator.authorize(principal, access);
   return checking ? checking.then(() => principal) : principal;
 }
 
 /**
  * The one auth check: token (401), then the route's scopes and grant (403). Gives the principal, null
- * when anonymous; without waiting when what it needs is known (a token seen lately, an unrestricted user).
+ * when anonymous; without waiting when what it needs is known (a token seen lately, an unrestricted
+ * user). The 401s every anonymous or mistaken call meets are given back, not thrown (a throw costs
+ * more than the rest of such a request's check); any other refusal is thrown, or rejects the promise.
  */
 export function checkAccess<Principal>(
   authenticator: Authenticator<Principal>,
   request: FastifyRequest,
   access: Access,
-): Principal | null | Promise<Principal | null> {
+): Principal | null | ApiError | Promise<Principal | null> {
   if ('public' in access) return null;
   const token = bearerToken(request);
-  if (token === null) {
-    if (access.optional) return null;
-    throw NO_TOKEN;
-  }
+  if (token === null) return access.optional ? null : NO_TOKEN;
   const found = authenticator.authenticate(token);
   return found instanceof Promise
-    ? found.then((principal) => authorized(authenticator, principal, access))
+    ? found.then((principal) => {
+        const checked = authorized(authenticator, principal, access);
+        if (checked instanceof ApiError) throw checked;
+        return checked;
+      })
     : authorized(authenticator, found, access);
 }

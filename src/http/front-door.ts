@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import { ApiError } from '../errors.ts';
 import { answerError } from './error-handler.ts';
 
 /**
  * One thing done to every request before its handler: it returns nothing when it is done, or a
  * promise when it must wait (a database read); it may answer the request itself (`reply.send`), and
- * then the steps after it and the handler do not run; it refuses by throwing an ApiError.
+ * then the steps after it and the handler do not run; it refuses by returning or throwing an ApiError.
  */
-export type DoorStep = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+export type DoorStep = (request: FastifyRequest, reply: FastifyReply) => void | ApiError | Promise<void>;
 
 /**
  * The steps every request passes, in order, as one onRequest hook: a request whose steps have nothing
@@ -20,11 +21,15 @@ export function frontDoor(steps: readonly DoorStep[]): onRequestHookHandler {
     const from = (first: number): void => {
       for (let i = first; i < steps.length; i++) {
         if (reply.sent) return;
-        let waiting: void | Promise<void>;
+        let waiting: void | ApiError | Promise<void>;
         try {
           waiting = (steps[i] as DoorStep)(request, reply);
         } catch (error) {
           refuse(error);
+          return;
+        }
+        if (waiting instanceof ApiError) {
+          refuse(waiting);
           return;
         }
         if (waiting) {
