@@ -32,6 +32,36 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    test('deleting a tag while nodes are created with it: afterwards the tag exists exactly when something carries it', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const create = (label: string, tags: string[]) =>
+        app.request('POST', '/v4/node/instances', { body: { region: 'us-east', type: 'g6-nanode-1', label, tags } });
+      for (let round = 0; round < 15; round++) {
+        const label = `made-${round}`;
+        await makeTag(app, { label, nodes: [] });
+        const replies = await Promise.all([
+          create(`first-${round}`, [label, `new-${round}`]),
+          app.request('DELETE', `/v4/tags/${label}`),
+          create(`second-${round}`, [label]),
+        ]);
+        assert.deepEqual(
+          replies.map((r) => r.status),
+          [200, 200, 200],
+          JSON.stringify(replies.map((r) => r.body)),
+        );
+        const [first, , second] = replies;
+        assert.deepEqual(first?.body.tags, [label, `new-${round}`].sort(), 'a new node carries what it was created with');
+        assert.deepEqual(second?.body.tags, [label]);
+        const carried = [];
+        for (const node of [first, second]) {
+          if ((await tagsOn(app, `/v4/node/instances/${node?.body.id}`)).includes(label)) carried.push(node?.body.id);
+        }
+        const listed = await tagLabels(app);
+        assert.equal(listed.includes(label), carried.length > 0, `round ${round}: listed, carried by ${carried}`);
+        assert.ok(listed.includes(`new-${round}`), 'a tag made with a node is listed');
+      }
+    });
+
     test('the same tag made with different nodes at once: every node carries it', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const ids: number[] = [];
@@ -57,15 +87,21 @@ for (const dialect of DIALECTS) {
         const a = await createEmptyNode(app);
         const b = await createEmptyNode(app);
         await makeTag(app, { label: 'shared', nodes: [] });
-        const tag = (db: typeof ctx.db, nodeId: number) =>
-          setTags(db, me.accountId, 'node', nodeId, ['shared'], '2026-01-01T00:00:00', 100);
-        await ctx.db.transaction().execute(async (open) => {
-          await tag(open, a.id);
-          const other = ctx.db.transaction().execute((trx) => tag(trx, b.id));
-          const waited = new Promise<void>((_, reject) => setTimeout(() => reject(new Error('it waited')), 5000));
-          await Promise.race([other, waited]);
-        });
-        for (const id of [a.id, b.id]) assert.deepEqual(await tagsOn(app, `/v4/node/instances/${id}`), ['shared']);
+        // Both ways a tag is put on: on an object that may carry others, and on one made in the transaction.
+        for (const fresh of [false, true]) {
+          const label = fresh ? 'shared-new' : 'shared';
+          await makeTag(app, { label, nodes: [] });
+          const tag = (db: typeof ctx.db, nodeId: number) =>
+            setTags(db, me.accountId, 'node', nodeId, [label], '2026-01-01T00:00:00', 100, { fresh });
+          await ctx.db.transaction().execute(async (open) => {
+            await tag(open, a.id);
+            const other = ctx.db.transaction().execute((trx) => tag(trx, b.id));
+            const waited = new Promise<void>((_, reject) => setTimeout(() => reject(new Error('it waited')), 5000));
+            await Promise.race([other, waited]);
+          });
+          for (const id of [a.id, b.id]) assert.deepEqual(await tagsOn(app, `/v4/node/instances/${id}`), [label]);
+          if (!fresh) for (const id of [a.id, b.id]) await app.request('PUT', `/v4/node/instances/${id}`, { body: { tags: [] } });
+        }
       });
     }
   });

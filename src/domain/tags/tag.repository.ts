@@ -196,6 +196,47 @@ const presentTags = preparedStatement((db, args: Record<string, unknown> & { acc
   return held ? query.forKeyShare() : query;
 });
 
+const linkPresent = preparedStatement(
+  (db, args: Record<string, unknown> & { accountId: number; entityType: string; entityId: number }, shape) => {
+    const [count, held] = shape.split(' ');
+    const present = db
+      .selectFrom('tags')
+      .select((eb) => [
+        'account_id',
+        'label',
+        eb.cast(eb.val(args.entityType), 'text').as('entity_type'),
+        eb.cast(eb.val(args.entityId), 'integer').as('entity_id'),
+      ])
+      .where('account_id', '=', args.accountId)
+      .where('label', 'in', labelsOf(args, count as string))
+      .orderBy('label');
+    return db
+      .insertInto('entity_tags')
+      .columns(['account_id', 'tag', 'entity_type', 'entity_id'])
+      .expression(held ? present.forKeyShare() : present)
+      .returning('tag');
+  },
+);
+
+/**
+ * Puts the tags of these labels the account has on an object that carries none yet, in one
+ * statement, holding them as `missingTags` does; returns the labels it put.
+ */
+export async function linkPresentTags(
+  db: Kysely<Database>,
+  accountId: number,
+  entityType: TaggedEntityType,
+  entityId: number,
+  labels: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(labels)].sort();
+  if (unique.length === 0) return new Set();
+  const hold = db.isTransaction && isPostgres(db);
+  const shape = `${unique.length}${hold ? ' held' : ''}`;
+  const rows = await linkPresent(db, shape, { ...labelArguments(unique), accountId, entityType, entityId });
+  return new Set(rows.map((row) => row.tag));
+}
+
 /**
  * Makes the account's tag if it has none of this label. Either way the tag's row is written, which
  * holds it until the transaction ends: a concurrent delete of the tag waits, and then takes what

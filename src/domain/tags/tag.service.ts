@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
-import { countTags, deleteEntityTags, findTagsOf, missingTags, setEntityTags, type TaggedEntityType } from './tag.repository.ts';
+import {
+  countTags,
+  deleteEntityTags,
+  findTagsOf,
+  linkPresentTags,
+  missingTags,
+  setEntityTags,
+  type TaggedEntityType,
+} from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
 /** An object's tags as a column of the object's own query (one statement for a view). */
@@ -46,7 +54,8 @@ export async function assertRoomForTags(
 /**
  * Makes an object carry exactly these tags, creating the account's tags it does not have yet (up to
  * `limit` in all, CUMULO_LIMIT_TAGS). `fresh`: the object was made in this transaction and carries
- * none yet, so there are none to take off first.
+ * none yet, so there are none to take off first, and the tags the account has are put on in one
+ * statement that reads and holds them (`linkPresentTags`).
  */
 export async function setTags(
   db: Kysely<Database>,
@@ -58,8 +67,16 @@ export async function setTags(
   limit: number,
   options: { fresh?: boolean } = {},
 ): Promise<void> {
+  if (options.fresh) {
+    const linked = await linkPresentTags(db, accountId, entityType, entityId, labels);
+    const rest = labels.filter((label) => !linked.has(label));
+    if (rest.length === 0) return;
+    const made = await assertRoomForTags(db, accountId, rest, limit, 'tags');
+    await setEntityTags(db, accountId, entityType, entityId, rest, made, now, true);
+    return;
+  }
   const made = await assertRoomForTags(db, accountId, labels, limit, 'tags');
-  await setEntityTags(db, accountId, entityType, entityId, labels, made, now, options.fresh === true);
+  await setEntityTags(db, accountId, entityType, entityId, labels, made, now);
 }
 
 /**
