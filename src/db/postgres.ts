@@ -1,11 +1,16 @@
 import { type DatabaseIntrospector, type Kysely, PostgresDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
 import pg from 'pg';
+import { installAddFields } from './pg-result-fields.ts';
+
+installAddFields();
+
+const toNumber = (v: string) => Number(v);
 
 // int8 and numeric come back as strings by default; every such value here (ids,
 // epoch milliseconds, counts) fits in a double.
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    if (oid === 20 || oid === 1700) return toNumber;
     return pg.types.getTypeParser(oid, format);
   },
 };
