@@ -27,7 +27,20 @@ app.addHook('onRequest', async (request, reply) => {
     return reply.code(401).send({ errors: [{ reason: 'Invalid Token' }] });
   }
 });
-app.get('/v4/node/instances/:nodeId', { schema: { response: { 200: NodeSchema } } }, async () => fixture.node);
+/**
+ * CPU-bound work added to each view, in µs (BENCH_BARE_WORK_US, default none): how the rate of a
+ * server falls with work of its own on top of this route's (README, "Where each microsecond goes").
+ */
+const workMs = Number(process.env.BENCH_BARE_WORK_US ?? 0) / 1000;
+function work(): void {
+  const end = performance.now() + workMs;
+  while (performance.now() < end);
+}
+
+app.get('/v4/node/instances/:nodeId', { schema: { response: { 200: NodeSchema } } }, async () => {
+  if (workMs > 0) work();
+  return fixture.node;
+});
 app.get('/v4/node/instances', { schema: { response: { 200: Paginated(NodeSchema) } } }, async () => fixture.page);
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
