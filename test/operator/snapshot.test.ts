@@ -92,6 +92,7 @@ for (const dialect of DIALECTS) {
           '0024-address-order-index',
           '0025-node-lists',
           '0026-job-claim-order',
+          '0027-job-claim-function',
         ],
         blobs: 'by-key',
       });
