@@ -30,10 +30,11 @@ const maxOrdinal = preparedRead((db, pool: { region: string; type: string; publi
   inPool(db, pool).select('ordinal').orderBy('ordinal', 'desc').limit(sql.lit(1)),
 );
 
-/** The highest ordinal in use in a pool, read off the end of the pool index. */
-export async function findMaxOrdinal(db: Kysely<Database>, pool: PoolKey): Promise<number | null> {
+/** The ordinal after the highest in use in a pool (read off the end of the pool index), or null past the pool's end. */
+export async function findOrdinalPastEnd(db: Kysely<Database>, pool: PoolKey, capacity: number): Promise<number | null> {
   const [row] = await maxOrdinal(db, '', { region: pool.region, type: pool.type, public: pool.public });
-  return row ? Number(row.ordinal) : null;
+  const next = row ? Number(row.ordinal) + 1 : 0;
+  return next < capacity ? next : null;
 }
 
 /** How many ordinals past the highest in use an allocation tries before it waits its turn. */
@@ -56,11 +57,7 @@ export interface PoolClaim {
 export async function claimNextOrdinals(db: Kysely<Database>, pools: readonly PoolClaim[]): Promise<(number | null)[]> {
   if (!(db.isTransaction && isPostgres(db))) {
     const claimed: (number | null)[] = [];
-    for (const { key, capacity } of pools) {
-      const max = await findMaxOrdinal(db, key);
-      const next = max === null ? 0 : max + 1;
-      claimed.push(next < capacity ? next : null);
-    }
+    for (const { key, capacity } of pools) claimed.push(await findOrdinalPastEnd(db, key, capacity));
     return claimed;
   }
   const { rows } = await sql<{ n: number | string; ordinal: number | string | null }>`

@@ -9,7 +9,7 @@ import type { RegionDataT } from '../catalog/catalog.ts';
 import {
   claimNextOrdinals,
   findFirstFreeOrdinal,
-  findMaxOrdinal,
+  findOrdinalPastEnd,
   type IpAddressRow,
   insertAddressesIfFree,
   type PoolKey,
@@ -151,9 +151,7 @@ export async function allocateAddress(db: Kysely<Database>, ctx: Context, spec: 
 /** The ordinal to try for a pool whose claim found none: past the end of the pool, or many more under way than it looks ahead. */
 async function ordinalInTurn(db: Kysely<Database>, pool: Pool): Promise<number | null> {
   await lockName(db, `ip_addresses ${pool.key.region} ${pool.key.type} ${pool.key.public}`);
-  const max = await findMaxOrdinal(db, pool.key);
-  const next = max === null ? 0 : max + 1;
-  return next < pool.capacity ? next : findFirstFreeOrdinal(db, pool.key, pool.capacity);
+  return (await findOrdinalPastEnd(db, pool.key, pool.capacity)) ?? findFirstFreeOrdinal(db, pool.key, pool.capacity);
 }
 
 /**

@@ -38,6 +38,14 @@ function labelArguments(labels: readonly string[]): Record<string, unknown> {
   return rowArguments(labels.map((label) => ({ label })));
 }
 
+/**
+ * The shape of a statement that reads these tags: how many, and whether it holds them (`for key
+ * share`, in a PostgreSQL transaction) so that a concurrent delete of a tag waits for it.
+ */
+function readShape(db: Kysely<Database>, labels: readonly string[]): string {
+  return `${labels.length}${db.isTransaction && isPostgres(db) ? ' held' : ''}`;
+}
+
 function labelsOf(args: object, shape: string): string[] {
   return rowsOf(args, shape).map((row) => row.label as string);
 }
@@ -179,8 +187,7 @@ export function countTags(db: Kysely<Database>, accountId: number): Promise<numb
 export async function missingTags(db: Kysely<Database>, accountId: number, labels: readonly string[]): Promise<string[]> {
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return [];
-  const hold = db.isTransaction && isPostgres(db);
-  const found = await presentTags(db, `${unique.length}${hold ? ' held' : ''}`, { ...labelArguments(unique), accountId });
+  const found = await presentTags(db, readShape(db, unique), { ...labelArguments(unique), accountId });
   const present = new Set(found.map((r) => r.label));
   return unique.filter((l) => !present.has(l));
 }
@@ -231,9 +238,7 @@ export async function linkPresentTags(
 ): Promise<Set<string>> {
   const unique = [...new Set(labels)].sort();
   if (unique.length === 0) return new Set();
-  const hold = db.isTransaction && isPostgres(db);
-  const shape = `${unique.length}${hold ? ' held' : ''}`;
-  const rows = await linkPresent(db, shape, { ...labelArguments(unique), accountId, entityType, entityId });
+  const rows = await linkPresent(db, readShape(db, unique), { ...labelArguments(unique), accountId, entityType, entityId });
   return new Set(rows.map((row) => row.tag));
 }
 

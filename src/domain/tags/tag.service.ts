@@ -13,7 +13,6 @@ import {
 } from './tag.repository.ts';
 
 export type { TaggedEntityType } from './tag.repository.ts';
-/** An object's tags as a column of the object's own query (one statement for a view). */
 
 /*
  * What other groups ask of tags about their own objects, in the caller's transaction. They never
