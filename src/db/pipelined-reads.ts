@@ -1,19 +1,29 @@
+import type { Socket } from 'node:net';
 import pg from 'pg';
 
 interface Slot {
   client: pg.Client;
   ready: Promise<unknown>;
   inFlight: number;
+  /** Set while the socket holds this turn's reads, until the turn's end writes them in one go. */
+  corked: boolean;
+}
+
+/** pg keeps the socket on the client's connection, which its types leave out. */
+function socketOf(client: pg.Client): Socket {
+  return (client as unknown as { connection: { stream: Socket } }).connection.stream;
 }
 
 /**
  * Plain reads on PostgreSQL (src/db/direct-read.ts) sent on a few connections in pg's pipeline
  * mode: each query goes out without waiting for the answer to the one before it, so under load
- * many share one write and one read of the socket, where a pooled connection takes one query, one
- * write and one read at a time. A read goes to the connection with the fewest in flight. One that
- * fails or ends is replaced on the next read; the reads it had in flight fail, as they would on a
- * pooled connection. Only plain reads outside transactions run here: a slow one delays those sent
- * after it on its connection.
+ * many share one read of the socket, where a pooled connection takes one query, one write and one
+ * read at a time. The reads of one event-loop turn leave in one write at its end (the socket is
+ * corked until `setImmediate`): pg writes each query on its own, and each write wakes a server
+ * process, which costs the writer more than the query's own work. A read goes to the connection
+ * with the fewest in flight. One that fails or ends is replaced on the next read; the reads it had
+ * in flight fail, as they would on a pooled connection. Only plain reads outside transactions run
+ * here: a slow one delays those sent after it on its connection.
  */
 export class PipelinedReads {
   readonly #config: pg.ClientConfig;
@@ -32,6 +42,7 @@ export class PipelinedReads {
     slot.inFlight++;
     try {
       await slot.ready;
+      this.#holdWritesForTurn(slot);
       const result = arrays
         ? await slot.client.query({ text, values: values as unknown[], rowMode: 'array' })
         : await slot.client.query(text, values as unknown[]);
@@ -39,6 +50,17 @@ export class PipelinedReads {
     } finally {
       slot.inFlight--;
     }
+  }
+
+  #holdWritesForTurn(slot: Slot): void {
+    if (slot.corked) return;
+    const socket = socketOf(slot.client);
+    slot.corked = true;
+    socket.cork();
+    setImmediate(() => {
+      slot.corked = false;
+      socket.uncork();
+    });
   }
 
   async close(): Promise<void> {
@@ -61,7 +83,7 @@ export class PipelinedReads {
   #open(index: number): Slot {
     const client = new pg.Client({ ...this.#config, pipeline: true } as pg.ClientConfig);
     this.#setUp(client);
-    const slot: Slot = { client, ready: client.connect(), inFlight: 0 };
+    const slot: Slot = { client, ready: client.connect(), inFlight: 0, corked: false };
     const drop = () => {
       if (this.#slots[index] === slot) this.#slots[index] = null;
     };

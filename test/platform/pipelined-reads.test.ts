@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -28,6 +29,31 @@ describe('plain reads pipelined on PostgreSQL', () => {
       assert.deepEqual(rows, i % 2 === 0 ? [[i, `r${i}`]] : [{ n: i, s: `r${i}` }]);
     });
     assert.equal((await backends(reads)).length, 2);
+  });
+
+  test('the reads of one turn leave in one write of the socket, and each gets its own answer', async (t) => {
+    const reads = openReads(t, 1);
+    assert.deepEqual(await reads.query('select $1::int as n', [0], true), [[0]]);
+    const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+    const writes: number[] = [];
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method];
+      t.mock.method(socket, method, function (this: unknown, ...args: unknown[]) {
+        writes.push(method === '_writev' ? (args[0] as unknown[]).length : 1);
+        return original.apply(this, args);
+      });
+    }
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => reads.query('select $1::int as n', [i], true)));
+    assert.deepEqual(
+      answers,
+      Array.from({ length: 10 }, (_, i) => [[i]]),
+    );
+    assert.equal(writes.length, 1, `one write, not ${writes.length}`);
+    assert.ok((writes[0] ?? 0) >= 10, 'the write holds every read');
+    t.mock.restoreAll();
+    // A read of a later turn is written on its own, not held.
+    await sleep(10);
+    assert.deepEqual(await reads.query('select $1::int as n', [11], true), [[11]]);
   });
 
   test('a read that fails fails alone: the reads sent beside it on its connection answer', async (t) => {
