@@ -56,7 +56,10 @@ const servers = {
     { core: 0, logFile: path.join(logs, 'after.log') },
   ),
 };
-const measured = { before: { rps: [] as number[], cpu: [] as number[] }, after: { rps: [] as number[], cpu: [] as number[] } };
+const measured = {
+  before: { rps: [] as number[], cpu: [] as number[], p99: [] as number[] },
+  after: { rps: [] as number[], cpu: [] as number[], p99: [] as number[] },
+};
 const target = (s: ServerProcess) => ({ baseUrls: [s.baseUrl], processes: [s] });
 try {
   for (const s of Object.values(servers)) await load(target(s), benchCase, 2, 32);
@@ -66,6 +69,7 @@ try {
       const m = await load(target(servers[which]), benchCase, seconds, 32);
       measured[which].rps.push(m.rps);
       measured[which].cpu.push((m.cpuUser ?? 0) + (m.cpuSys ?? 0));
+      measured[which].p99.push(m.p99);
     }
   }
 } finally {
@@ -74,7 +78,7 @@ try {
   fs.rmSync(logs, { recursive: true, force: true });
 }
 const line = (which: 'before' | 'after') =>
-  `${Math.round(median(measured[which].rps))} req/s, ${median(measured[which].cpu).toFixed(1)} µs CPU a request`;
+  `${Math.round(median(measured[which].rps))} req/s, p99 ${median(measured[which].p99)} ms, ${median(measured[which].cpu).toFixed(1)} µs CPU a request`;
 process.stdout.write(
   `${name}: before ${line('before')}; after ${line('after')}; after/before ${(median(measured.after.rps) / median(measured.before.rps)).toFixed(3)}\n`,
 );

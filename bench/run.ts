@@ -61,7 +61,8 @@ const settings = {
   createSeconds: envNumber('BENCH_CREATE_SECONDS', 30),
   connections: envNumber('BENCH_CONNECTIONS', 32),
   worker: process.env.BENCH_WORKER !== 'off',
-  cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  /** '1': each missed case is profiled; 'all': every case. */
+  cpuProfile: process.env.BENCH_CPU_PROF === 'all' ? 'all' : process.env.BENCH_CPU_PROF === '1' ? 'missed' : null,
   keep: process.env.BENCH_KEEP === '1' || process.env.BENCH_REUSE !== undefined,
   /** A data dir a run with BENCH_KEEP=1 left behind: measure its embedded database again without seeding. */
   reuse: process.env.BENCH_REUSE || undefined,
@@ -345,9 +346,9 @@ async function measurePart(p: PartEnv, seed: SeedResult, server: ServerProcess):
   }
 }
 
-/** Where the CPU time of each missed case goes (BENCH_CPU_PROF=1), or how to find out. */
+/** Where the CPU time of each missed case (BENCH_CPU_PROF=1) or of every case (=all) goes, or how to find out. */
 async function explainMissed(p: PartEnv, seed: SeedResult, checks: Check[]): Promise<void> {
-  const missed = [...new Set(checks.filter((c) => !c.met).map((c) => c.subject))];
+  const missed = [...new Set(checks.filter((c) => settings.cpuProfile === 'all' || !c.met).map((c) => c.subject))];
   if (missed.length === 0) return;
   if (!settings.cpuProfile) {
     log(`  missed: ${missed.join(', ')}; BENCH_CPU_PROF=1 profiles each missed case and prints what limits it`);
