@@ -348,13 +348,13 @@ async function measurePart(p: PartEnv, seed: SeedResult, server: ServerProcess):
 
 /** Where the CPU time of each missed case (BENCH_CPU_PROF=1) or of every case (=all) goes, or how to find out. */
 async function explainMissed(p: PartEnv, seed: SeedResult, checks: Check[]): Promise<void> {
-  const missed = [...new Set(checks.filter((c) => settings.cpuProfile === 'all' || !c.met).map((c) => c.subject))];
-  if (missed.length === 0) return;
+  const chosen = [...new Set(checks.filter((c) => settings.cpuProfile === 'all' || !c.met).map((c) => c.subject))];
+  if (chosen.length === 0) return;
   if (!settings.cpuProfile) {
-    log(`  missed: ${missed.join(', ')}; BENCH_CPU_PROF=1 profiles each missed case and prints what limits it`);
+    log(`  missed: ${chosen.join(', ')}; BENCH_CPU_PROF=1 profiles each missed case and prints what limits it`);
     return;
   }
-  for (const c of cases(seed, settings.filter).filter((k) => missed.includes(k.name))) {
+  for (const c of cases(seed, settings.filter).filter((k) => chosen.includes(k.name))) {
     log(`  what limits ${p.part} ${c.name} (a ${settings.seconds * 2} s run on a server with --cpu-prof):`);
     log(await profileCase(p, c, settings.seconds * 2));
   }

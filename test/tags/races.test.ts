@@ -86,7 +86,6 @@ for (const dialect of DIALECTS) {
         const me = await admin(app);
         const a = await createEmptyNode(app);
         const b = await createEmptyNode(app);
-        await makeTag(app, { label: 'shared', nodes: [] });
         // Both ways a tag is put on: on an object that may carry others, and on one made in the transaction.
         for (const fresh of [false, true]) {
           const label = fresh ? 'shared-new' : 'shared';
