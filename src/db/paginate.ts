@@ -1,14 +1,17 @@
-import { type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Compilable, type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { countQuery, countRows } from './count.ts';
 import type { Database } from './database.ts';
 import { directRead } from './direct-read.ts';
 import { compileFilter, type FilterSpec } from './filter.ts';
+import { isPostgres } from './transaction.ts';
 
 export interface PageRequest {
   page: number;
   pageSize: number;
   /** The parsed X-Filter document, if the request sent one. */
   filter?: unknown;
+  /** The X-Filter header's text, as sent (what `filter` was parsed from). */
+  filterText?: string;
 }
 
 export interface Page<T> {
@@ -56,28 +59,90 @@ export async function paginate<DB, TB extends keyof DB, O>(
   return { data, page: request.page, pages: pagesOf(results, request), results };
 }
 
+/** A page request's two statements, compiled: the count of what the filter selects, and the page. */
+interface PageStatements {
+  count: CompiledQuery;
+  page: CompiledQuery;
+}
+
+/** Past this length, an X-Filter's statements are built each time it comes and not kept. */
+const MAX_KEPT_FILTER = 1024;
+
+/**
+ * The compiled statements of a hot list's recent page requests (the least recently used dropped
+ * past `size`), by all they are built from: the SQL dialect, whose list it is (`owner`: the scope,
+ * as the list's query cuts it), the page, its size and the X-Filter's text. A client polling a list sends the same
+ * request each time, and building its two statements costs Kysely ~50 µs (README, the hot path).
+ * Nothing else may go into them: no value read from the database, the clock or the configuration.
+ */
+export class PageStatementCache {
+  readonly #kept = new Map<string, PageStatements>();
+  readonly #size: number;
+
+  constructor(size = 256) {
+    this.#size = size;
+  }
+
+  statements(db: Kysely<Database>, owner: string, request: PageRequest, build: () => PageStatements): PageStatements {
+    if ((request.filterText?.length ?? 0) > MAX_KEPT_FILTER) return build();
+    const key = `${isPostgres(db) ? 'pg' : 'sqlite'}|${owner}|${request.page}|${request.pageSize}|${request.filterText === undefined ? '' : `=${request.filterText}`}`;
+    const kept = this.#kept.get(key);
+    if (kept) {
+      this.#kept.delete(key);
+      this.#kept.set(key, kept);
+      return kept;
+    }
+    const built = build();
+    this.#kept.set(key, built);
+    if (this.#kept.size > this.#size) this.#kept.delete(this.#kept.keys().next().value as string);
+    return built;
+  }
+}
+
+/** A hot list's page: its query (built only when its statements are not kept), the cache and whose list it is. */
+export interface KeptPageSource<DB, TB extends keyof DB, O> {
+  query: () => SelectQueryBuilder<DB, TB, O>;
+  cache: PageStatementCache;
+  owner: string;
+}
+
+/** A statement's rows: straight on the driver outside a transaction (src/db/direct-read.ts), else through Kysely. */
+async function readRows(db: Kysely<Database>, query: CompiledQuery, arrays: boolean): Promise<unknown[]> {
+  const rows = directRead(db)?.(query.sql, query.parameters, arrays);
+  if (rows) return rows;
+  const { rows: objects } = await db.executeQuery(query);
+  return arrays ? objects.map((row) => Object.values(row as Record<string, unknown>)) : objects;
+}
+
+/** A page of a hot list from its kept (or newly built) statements, each row as `arrays` says. */
+async function keptPage<DB, TB extends keyof DB, O>(
+  db: Kysely<Database>,
+  source: KeptPageSource<DB, TB, O>,
+  request: PageRequest,
+  spec: FilterSpec,
+  arrays: boolean,
+  asPage: (page: SelectQueryBuilder<DB, TB, O>) => CompiledQuery,
+): Promise<Page<unknown>> {
+  const { count, page } = source.cache.statements(db, source.owner, request, () => {
+    const queries = pageQueries(source.query(), request, spec);
+    return { count: countQuery(queries.filtered).compile(), page: asPage(queries.page) };
+  });
+  const [counted, data] = await Promise.all([readRows(db, count, true), readRows(db, page, arrays)]);
+  const results = Number((counted as unknown[][])[0]?.[0] ?? 0);
+  return { data, page: request.page, pages: pagesOf(results, request), results };
+}
+
 /**
  * The same pagination, each row an array of its columns' values in the select's order (no object a
  * row), read straight on the driver outside a transaction.
  */
 export async function paginateValues<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
-  query: SelectQueryBuilder<DB, TB, O>,
+  source: KeptPageSource<DB, TB, O>,
   request: PageRequest,
   spec: FilterSpec,
 ): Promise<Page<unknown[]>> {
-  const { filtered, page } = pageQueries(query, request, spec);
-  const read = directRead(db);
-  if (!read) {
-    const results = await countRows(filtered);
-    const data = (await page.execute()).map((row) => Object.values(row as Record<string, unknown>));
-    return { data, page: request.page, pages: pagesOf(results, request), results };
-  }
-  const count = countQuery(filtered).compile();
-  const rows = page.compile();
-  const [counted, data] = await Promise.all([read(count.sql, count.parameters, true), read(rows.sql, rows.parameters, true)]);
-  const results = Number((counted as unknown[][])[0]?.[0] ?? 0);
-  return { data: data as unknown[][], page: request.page, pages: pagesOf(results, request), results };
+  return (await keptPage(db, source, request, spec, true, (page) => page.compile())) as Page<unknown[]>;
 }
 
 /**
@@ -89,19 +154,20 @@ export async function paginateValues<DB, TB extends keyof DB, O>(
  */
 export async function paginateJson<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
-  query: SelectQueryBuilder<DB, TB, O>,
+  source: KeptPageSource<DB, TB, O>,
   request: PageRequest,
   spec: FilterSpec,
   asJson: (page: SelectQueryBuilder<DB, TB, O>) => Compilable<{ j: unknown }>,
 ): Promise<JsonPage> {
-  const { filtered, page: ordered } = pageQueries(query, request, spec);
   // What the objects need (joins, the JSON select) goes on the page only; the count reads the index alone.
-  const page = asJson(ordered);
-  const results = await countRows(filtered);
-  const { rows } = await sql<{
-    data: string;
-  }>`select '[' || coalesce(group_concat(p.j, ','), '') || ']' as data from (${page}) p`.execute(db);
-  return { data: rows[0]?.data ?? '[]', page: request.page, pages: pagesOf(results, request), results };
+  const page = await keptPage(db, source, request, spec, false, (ordered) => {
+    const objects = asJson(ordered);
+    return sql<{ data: string }>`select '[' || coalesce(group_concat(p.j, ','), '') || ']' as data from (${objects}) p`.compile(
+      db,
+    );
+  });
+  const [row] = page.data as { data: string }[];
+  return { ...page, data: row?.data ?? '[]' };
 }
 
 /** A JSON page's body, as the Paginated schema orders it. */

@@ -20,7 +20,7 @@ export function pageRequest(request: FastifyRequest<{ Querystring: PageQueryT }>
   } catch {
     throw fail.badRequest('X-Filter is not valid JSON', 'X-Filter');
   }
-  return { page, pageSize, filter };
+  return { page, pageSize, filter, filterText: text };
 }
 
 /** A page already written as JSON text, sent as it is: no serializer runs. */

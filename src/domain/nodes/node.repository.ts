@@ -2,7 +2,15 @@ import { type Insertable, type Kysely, type Selectable, type SqlBool, sql, type 
 import type { Database } from '../../db/database.ts';
 import { escapeLike, type FilterSpec } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
-import { type JsonPage, type Page, type PageRequest, paginate, paginateJson, paginateValues } from '../../db/paginate.ts';
+import {
+  type JsonPage,
+  type Page,
+  type PageRequest,
+  PageStatementCache,
+  paginate,
+  paginateJson,
+  paginateValues,
+} from '../../db/paginate.ts';
 import { preparedRead, preparedStatement } from '../../db/prepared.ts';
 import { fail } from '../../errors.ts';
 import type { Permission } from '../account/grants.ts';
@@ -86,9 +94,14 @@ export function listNodes(db: Kysely<Database>, scope: AccountScope, request: Pa
   return paginate(nodeViews(db, scope), request, FILTER);
 }
 
+/** Whose list a page of nodes is, as visibleNodes cuts it (a PageStatementCache's owner). */
+const ownerOf = (scope: AccountScope) => `${scope.accountId}:${scope.restrictedUserId ?? ''}`;
+
+const valuePages = new PageStatementCache();
+
 /** listNodes' page, each node's view row as its values (NODE_VIEW_COLUMNS' order). */
 export function listNodeValues(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<Page<unknown[]>> {
-  return paginateValues(db, nodeViews(db, scope), request, FILTER);
+  return paginateValues(db, { query: () => nodeViews(db, scope), cache: valuePages, owner: ownerOf(scope) }, request, FILTER);
 }
 
 /**
@@ -107,9 +120,12 @@ const NODE_JSON = `json_object('id', nodes.id, 'label', nodes.label, 'region', n
     'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful),
   'watchdog_enabled', json(iif(nodes.watchdog_enabled = 1, 'true', 'false')))`;
 
+const jsonPages = new PageStatementCache();
+
 /** A page of the account's nodes as the API shows them, written as JSON by SQLite. */
 export function listNodesJson(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
-  return paginateJson(db, visibleNodes(db, scope), request, FILTER, (page) =>
+  const source = { query: () => visibleNodes(db, scope), cache: jsonPages, owner: ownerOf(scope) };
+  return paginateJson(db, source, request, FILTER, (page) =>
     page.leftJoin('node_types as t', 't.id', 'nodes.type').select(sql.raw(NODE_JSON).as('j')),
   );
 }
