@@ -1,5 +1,6 @@
 import { type DatabaseIntrospector, type Kysely, PostgresDialect, type SchemaMetadata, sql, type TableMetadata } from 'kysely';
 import pg from 'pg';
+import { DescribedOnceQuery, type RowDescription } from './pg-read-query.ts';
 import { installAddFields } from './pg-result-fields.ts';
 
 installAddFields();
@@ -71,20 +72,32 @@ export function prepareOnEveryConnection(text: string): void {
 }
 
 type Query = (text: unknown, values?: unknown, callback?: unknown) => unknown;
+type Callback = (error: Error | null, result?: unknown) => void;
 
-/** Sends a named statement by name (pg prepares it on the connection's first use), anything else as it is. */
+/**
+ * Sends a named statement by name (pg prepares it on the connection's first use) as a
+ * DescribedOnceQuery, which asks for its row description on the connection's first run only;
+ * anything else as it is. A query may be given as its text or as a config of text, values and
+ * `rowMode` (a read whose rows are arrays, src/db/direct-read.ts).
+ */
 export function useNamedStatements(client: pg.Client): void {
   const query = client.query.bind(client) as Query;
+  const descriptions = new Map<string, RowDescription>();
+  const run = (text: string, values: unknown[], name: string, arrays: boolean, callback: unknown) => {
+    const send = (done: Callback) => query(new DescribedOnceQuery(text, values, name, arrays, descriptions, done));
+    if (typeof callback === 'function') return send(callback as Callback);
+    return new Promise((resolve, reject) => send((error, result) => (error ? reject(error) : resolve(result))));
+  };
   (client as unknown as { query: Query }).query = (text, values, callback) => {
     if (typeof text === 'string') {
       const name = Array.isArray(values) && values.length > 0 ? nameOf(text) : undefined;
-      return name === undefined ? query(text, values, callback) : query({ name, text, values }, callback);
+      return name === undefined ? query(text, values, callback) : run(text, values as unknown[], name, false, callback);
     }
-    // A query given as its config (a read whose rows are arrays, src/db/direct-read.ts).
     const config = text as pg.QueryConfig | null;
-    const name =
-      config && !config.name && Array.isArray(config.values) && config.values.length > 0 ? nameOf(config.text) : undefined;
-    return name === undefined ? query(text, values, callback) : query({ ...config, name }, values, callback);
+    const plain = config && Object.keys(config).every((key) => key === 'text' || key === 'values' || key === 'rowMode');
+    const name = plain && Array.isArray(config.values) && config.values.length > 0 ? nameOf(config.text) : undefined;
+    if (!config || name === undefined) return query(text, values, callback);
+    return run(config.text, config.values as unknown[], name, (config as { rowMode?: string }).rowMode === 'array', values);
   };
 }
 
