@@ -72,7 +72,7 @@ const MAX_KEPT_FILTER = 1024;
  * The compiled statements of a hot list's recent page requests (the least recently used dropped
  * past `size`), by all they are built from: the SQL dialect, whose list it is (`owner`: the scope,
  * as the list's query cuts it), the page, its size and the X-Filter's text. A client polling a list
- * sends the same request each time, and building its two statements cost more than a tenth of an
+ * sends the same request each time, and building its two statements cost about a fifth of an
  * embedded list-100's CPU (README, the hot path). Nothing else may go into them: no value read from
  * the database, the clock or the configuration.
  */
