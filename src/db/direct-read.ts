@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
 
 /**
@@ -24,4 +24,22 @@ export function registerDirectRead(db: Kysely<Database>, read: DirectRead): void
 /** The direct read of a database opened by src/db/open.ts; none for a transaction, whose reads stay in it. */
 export function directRead(db: Kysely<Database>): DirectRead | undefined {
   return reads.get(db);
+}
+
+/**
+ * A plain read's rows: straight on the driver where the database has a direct read (on node:sqlite
+ * at once, with no promise), else through Kysely (a transaction's). With `arrays`, each row is its
+ * values in the select's order.
+ */
+export function plainRead(
+  db: Kysely<Database>,
+  sql: string,
+  parameters: readonly unknown[],
+  arrays = false,
+): unknown[] | Promise<unknown[]> {
+  const rows = directRead(db)?.(sql, parameters, arrays);
+  if (rows) return rows;
+  return db
+    .executeQuery(CompiledQuery.raw(sql, [...parameters]))
+    .then(({ rows: objects }) => (arrays ? objects.map((row) => Object.values(row as Record<string, unknown>)) : objects));
 }

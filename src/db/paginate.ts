@@ -1,7 +1,7 @@
 import { type Compilable, type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { countQuery, countRows } from './count.ts';
 import type { Database } from './database.ts';
-import { directRead } from './direct-read.ts';
+import { plainRead } from './direct-read.ts';
 import { compileFilter, type FilterSpec } from './filter.ts';
 import { isPostgres } from './transaction.ts';
 
@@ -107,14 +107,6 @@ export interface KeptPageSource<DB, TB extends keyof DB, O> {
   owner: string;
 }
 
-/** A statement's rows: straight on the driver outside a transaction (src/db/direct-read.ts), else through Kysely. */
-async function readRows(db: Kysely<Database>, query: CompiledQuery, arrays: boolean): Promise<unknown[]> {
-  const rows = directRead(db)?.(query.sql, query.parameters, arrays);
-  if (rows) return rows;
-  const { rows: objects } = await db.executeQuery(query);
-  return arrays ? objects.map((row) => Object.values(row as Record<string, unknown>)) : objects;
-}
-
 /** A page of a hot list from its kept (or newly built) statements, each row as `arrays` says. */
 async function keptPage<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,
@@ -128,7 +120,10 @@ async function keptPage<DB, TB extends keyof DB, O>(
     const queries = pageQueries(source.query(), request, spec);
     return { count: countQuery(queries.filtered).compile(), page: asPage(queries.page) };
   });
-  const [counted, data] = await Promise.all([readRows(db, count, true), readRows(db, page, arrays)]);
+  const [counted, data] = await Promise.all([
+    plainRead(db, count.sql, count.parameters, true),
+    plainRead(db, page.sql, page.parameters, arrays),
+  ]);
   const results = Number((counted as unknown[][])[0]?.[0] ?? 0);
   return { data, page: request.page, pages: pagesOf(results, request), results };
 }

@@ -1,6 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
-import { directRead } from './direct-read.ts';
+import { plainRead } from './direct-read.ts';
 import { prepareOnEveryConnection } from './postgres.ts';
 import { isPostgres } from './transaction.ts';
 
@@ -100,9 +100,7 @@ export function preparedRead<Args extends Record<string, string | number>, Row>(
   const statements = new Statements();
   return (db, shape, args) => {
     const { sql, parameters } = statementFor(statements, build, db, shape, args);
-    const rows = directRead(db)?.(sql, parameters);
-    if (rows) return rows as Row[] | Promise<Row[]>;
-    return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
+    return plainRead(db, sql, parameters) as Row[] | Promise<Row[]>;
   };
 }
 

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   CompiledQuery,
+  type DialectAdapter,
   DummyDriver,
   Kysely,
   PostgresAdapter,
-  PostgresIntrospector,
   PostgresQueryCompiler,
+  type QueryCompiler,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
@@ -77,22 +78,17 @@ describe('PageStatementCache', () => {
   });
 
   // Databases that run nothing: the cache asks only for their dialect.
-  const sqlite = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
-  });
-  const postgres = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
+  const idle = (adapter: DialectAdapter, compiler: () => QueryCompiler) =>
+    new Kysely<Database>({
+      dialect: {
+        createAdapter: () => adapter,
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (db) => new SqliteIntrospector(db),
+        createQueryCompiler: compiler,
+      },
+    });
+  const sqlite = idle(new SqliteAdapter(), () => new SqliteQueryCompiler());
+  const postgres = idle(new PostgresAdapter(), () => new PostgresQueryCompiler());
 
   test('keeps a request by dialect, owner, page, page size and filter text, and drops the least recently used', () => {
     const cache = new PageStatementCache(3);
