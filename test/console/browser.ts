@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { urlWithSchema } from '../../src/db/postgres.ts';
 import { CONSOLE_DIST } from '../../src/http/console.ts';
 import { type Dialect, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
@@ -13,6 +13,9 @@ import { systemTool } from '../helpers/system-tools.ts';
 export const ADMIN_PASSWORD = 'console test password';
 /** Where each browser test leaves its screenshots. */
 export const SCREENSHOTS = path.resolve('test-artifacts', 'console');
+
+/** The console servers running, whose last log lines (warnings, errors) a failed page test shows. */
+const servers = new Set<ServerProcess>();
 
 /** `cumulo serve` on a fresh database, with the console built by `npm install`, operations quick. */
 export async function consoleServer(t: TestContext, dialect: Dialect): Promise<ServerProcess> {
@@ -25,7 +28,9 @@ export async function consoleServer(t: TestContext, dialect: Dialect): Promise<S
     DATABASE_URL: dialect === 'postgres' ? urlWithSchema(PG_URL, await freshPgSchema(t)) : '',
   };
   const server = await startServerProcess(env);
+  servers.add(server);
   t.after(async () => {
+    servers.delete(server);
     server.child.kill('SIGTERM');
     await server.exited;
   });
@@ -56,7 +61,12 @@ export async function watchedPage(
   const problems: string[] = [];
   const expected: { method: string; pathPart: string; status: number }[] = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // Requests the page made that have no answer yet: named when the test fails (a hung request).
+  const pending = new Set<Request>();
+  page.on('request', (req) => pending.add(req));
+  page.on('requestfinished', (req) => pending.delete(req));
   page.on('requestfailed', (req) => {
+    pending.delete(req);
     // Cancelled by the page itself (a read of what it is deleting): not a failure anyone sees.
     if (req.failure()?.errorText === 'net::ERR_ABORTED') return;
     problems.push(`request failed: ${req.method()} ${req.url()} ${req.failure()?.errorText}`);
@@ -85,6 +95,18 @@ export async function watchedPage(
     problems.push(`console error: ${msg.text()}`);
   });
   t.after(async () => {
+    // TestContext's `passed` (Node 21.7), which @types/node leaves out.
+    if (!(t as TestContext & { readonly passed: boolean }).passed) {
+      for (const problem of problems) t.diagnostic(problem);
+      for (const req of pending) t.diagnostic(`no answer yet: ${req.method()} ${req.url()}`);
+      for (const server of servers) {
+        const logged = server
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{'));
+        if (logged.length) t.diagnostic(`${server.baseUrl} logged:\n${logged.slice(-20).join('\n')}`);
+      }
+    }
     await context.close();
     assert.deepEqual(problems, [], 'no console error and no failed request');
     assert.deepEqual(expected, [], 'every announced failure happened');
@@ -131,7 +153,14 @@ export async function confirmDialog(page: Page, title: RegExp | string, action: 
 
 /** Waits for a toast saying `text` (a failure's toast when `kind` is 'failed'). */
 export async function toast(page: Page, text: RegExp | string, kind: 'done' | 'failed' = 'done'): Promise<void> {
-  await page.locator(`.toast[data-kind="${kind}"]`, { hasText: text }).first().waitFor();
+  try {
+    await page.locator(`.toast[data-kind="${kind}"]`, { hasText: text }).first().waitFor();
+  } catch (err) {
+    const shown = await page
+      .locator('.toast')
+      .evaluateAll((toasts) => toasts.map((e) => `${e.getAttribute('data-kind')}: ${e.textContent}`));
+    throw new Error(`no ${kind} toast saying ${text}; the page shows ${JSON.stringify(shown)}`, { cause: err });
+  }
 }
 
 const require = createRequire(import.meta.url);

@@ -165,6 +165,17 @@ for (const dialect of DIALECTS) {
         .waitFor(LIVE);
       await settled(page, base, nodeId);
 
+      // The configs' devices offer the disks the disks part shows, however late the configs' own read
+      // answers: the configs are held while scratch-2 goes, until the config form has been opened.
+      const configReads = (url: URL) => url.pathname === `/v4/node/instances/${nodeId}/configs`;
+      let releaseConfigs = () => {};
+      const configsHeld = new Promise<void>((resolve) => {
+        releaseConfigs = resolve;
+      });
+      await page.route(configReads, async (route) => {
+        await configsHeld;
+        await route.continue();
+      });
       await diskTable.getByRole('button', { name: 'Delete disk scratch-2' }).click();
       await confirmDialog(page, 'Delete disk scratch-2?', 'Delete');
       await toast(page, 'Disk scratch-2 deleted');
@@ -174,6 +185,10 @@ for (const dialect of DIALECTS) {
       const configs = page.getByRole('region', { name: 'Configs' });
       await configs.getByRole('button', { name: 'Add a config' }).click();
       const form = page.getByRole('form', { name: 'Add a config' });
+      assert.deepEqual(await form.getByLabel('/dev/sdb').locator('option').allTextContents(), ['None', 'system']);
+      assert.equal(await form.getByLabel('/dev/sdb').inputValue(), '', 'no second disk to put there');
+      // The route stays, passing every read on from now on (unrouting would race the held ones).
+      releaseConfigs();
       await form.getByLabel('Config label').fill('main');
       // The kernels come from their own read: the list is complete once the one chosen below is there.
       await form.getByLabel('Kernel').locator('option[value="node/latest-64bit"]').waitFor({ state: 'attached' });

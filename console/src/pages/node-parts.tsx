@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { api } from '../api.ts';
+import { api, getAll } from '../api.ts';
 import { useLoad } from '../hooks.ts';
 import { LoadError } from '../ui.tsx';
 import { useNodeEvents } from './node-events.ts';
@@ -8,12 +8,27 @@ import { BackupsPart } from './node-parts/backups.tsx';
 import { ConfigsPart } from './node-parts/configs.tsx';
 import { ConsolePart } from './node-parts/console-part.tsx';
 import { DisksPart } from './node-parts/disks.tsx';
-import type { NodeInfo } from './node-parts/types.ts';
+import type { Disk, NodeInfo } from './node-parts/types.ts';
 import './node-parts.css';
 import { LazyPart } from '../lazy-part.tsx';
 
 // uPlot is loaded with the node page's graphs, not with the first page.
 const NodeGraphs = lazy(() => import('./node-parts/graphs.tsx'));
+
+/**
+ * The node's disks and its configs, from one read of the disks: a config's devices offer the disks
+ * the disks part shows, a disk just deleted among them no longer.
+ */
+function DisksAndConfigs({ node, reloadNode }: { node: NodeInfo; reloadNode: () => void }) {
+  const disks = useLoad(() => getAll<Disk>(`/node/instances/${node.id}/disks`), [node.id]);
+  useNodeEvents(disks.reload, [node.id]);
+  return (
+    <>
+      <DisksPart node={node} disks={disks} />
+      <ConfigsPart node={node} nodeDisks={disks} reloadNode={reloadNode} />
+    </>
+  );
+}
 
 /** What a node has: addresses and firewalls, disks, configs, backups, its graphs and its console. */
 export function NodeParts({ id }: { id: number }) {
@@ -26,8 +41,7 @@ export function NodeParts({ id }: { id: number }) {
   return (
     <div className="node-parts" key={n.id}>
       <AddressesPart node={n} />
-      <DisksPart node={n} />
-      <ConfigsPart node={n} reloadNode={node.reload} />
+      <DisksAndConfigs node={n} reloadNode={node.reload} />
       <BackupsPart node={n} reloadNode={node.reload} />
       <section aria-labelledby="graphs-title">
         <h2 id="graphs-title">Graphs</h2>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api, getAll } from '../../api.ts';
-import { useLoad } from '../../hooks.ts';
+import { type Loaded, useLoad } from '../../hooks.ts';
 import { Choice, Field, FormErrors, Table, useAction, useSubmit } from '../../ui.tsx';
-import { useNodeEvents } from '../node-events.ts';
 import { type Config, DEVICE_SLOTS, type Disk, HELPERS, type Helper, type NodeInfo, type Slot } from './types.ts';
 
 const HELPER_TEXT: Record<Helper, string> = {
@@ -15,15 +14,23 @@ const HELPER_TEXT: Record<Helper, string> = {
 };
 
 /** The node's config profiles: add, edit, delete, and boot or reboot into one. */
-export function ConfigsPart({ node, reloadNode }: { node: NodeInfo; reloadNode: () => void }) {
-  const parts = useLoad(
-    () => Promise.all([getAll<Config>(`/node/instances/${node.id}/configs`), getAll<Disk>(`/node/instances/${node.id}/disks`)]),
-    [node.id],
-  );
-  useNodeEvents(parts.reload, [node.id]);
+export function ConfigsPart({
+  node,
+  nodeDisks,
+  reloadNode,
+}: {
+  node: NodeInfo;
+  /** The node's disks as the disks part shows them: a config's devices offer no other. */
+  nodeDisks: Loaded<Disk[]>;
+  reloadNode: () => void;
+}) {
+  // Read again whenever the disks are (every event about the node reads them): a disk deleted or
+  // added changes the configs' devices.
+  const parts = useLoad(() => getAll<Config>(`/node/instances/${node.id}/configs`), [node.id, nodeDisks.data]);
   const canWrite = useAccess().canWrite('node', node.id);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const [configs, disks] = parts.data ?? [];
+  const disks = nodeDisks.data;
+  const configs = disks && parts.data;
   const diskLabel = (id: number | undefined) => disks?.find((d) => d.id === id)?.label ?? `disk ${id}`;
   const remove = useAction(
     async (config: Config) => {
@@ -67,8 +74,8 @@ export function ConfigsPart({ node, reloadNode }: { node: NodeInfo; reloadNode: 
       <Table
         label="Configs"
         rows={configs}
-        error={parts.error}
-        retry={parts.reload}
+        error={parts.error ?? nodeDisks.error}
+        retry={parts.error ? parts.reload : nodeDisks.reload}
         empty="No configs."
         columns={[
           { title: 'Label', cell: (c) => c.label },

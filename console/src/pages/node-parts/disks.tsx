@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { useAccess } from '../../access.tsx';
 import { api, getAll } from '../../api.ts';
-import { useLoad } from '../../hooks.ts';
+import { type Loaded, useLoad } from '../../hooks.ts';
 import { Choice, Field, FormErrors, Status, Table, useAction, useSubmit, when } from '../../ui.tsx';
-import { useNodeEvents } from '../node-events.ts';
 import type { Disk, NodeInfo } from './types.ts';
 
 const FILESYSTEMS = ['ext4', 'ext3', 'swap', 'raw', 'initrd'];
 
 /** The node's disks: add one (blank or from an image), rename, resize, delete. */
-export function DisksPart({ node }: { node: NodeInfo }) {
-  const disks = useLoad(() => getAll<Disk>(`/node/instances/${node.id}/disks`), [node.id]);
-  useNodeEvents(disks.reload, [node.id]);
+export function DisksPart({ node, disks }: { node: NodeInfo; disks: Loaded<Disk[]> }) {
   const canWrite = useAccess().canWrite('node', node.id);
   const [editing, setEditing] = useState<number | null>(null);
   const used = disks.data?.reduce((sum, d) => sum + d.size, 0) ?? 0;
