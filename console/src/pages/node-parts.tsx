@@ -1,7 +1,6 @@
 import { lazy } from 'react';
-import { api, getAll } from '../api.ts';
+import { getAll } from '../api.ts';
 import { useLoad } from '../hooks.ts';
-import { LoadError } from '../ui.tsx';
 import { useNodeEvents } from './node-events.ts';
 import { AddressesPart } from './node-parts/addresses.tsx';
 import { BackupsPart } from './node-parts/backups.tsx';
@@ -30,26 +29,23 @@ function DisksAndConfigs({ node, reloadNode }: { node: NodeInfo; reloadNode: () 
   );
 }
 
-/** What a node has: addresses and firewalls, disks, configs, backups, its graphs and its console. */
-export function NodeParts({ id }: { id: number }) {
-  const node = useLoad(() => api.get<NodeInfo>(`/node/instances/${id}`), [id]);
-  useNodeEvents(node.reload, [id]);
-  if (node.error && !node.data) return <LoadError error={node.error} retry={node.reload} />;
-  const n = node.data;
-  // Another node's parts are never shown while this one's load: each part starts afresh.
-  if (!n || n.id !== id) return <p className="muted">Loading…</p>;
+/**
+ * What a node has: addresses and firewalls, disks, configs, backups, its graphs and its console. The
+ * node is the page's own read of it, so the parts and the page's heading never disagree on its status.
+ */
+export function NodeParts({ node, reloadNode }: { node: NodeInfo; reloadNode: () => void }) {
   return (
-    <div className="node-parts" key={n.id}>
-      <AddressesPart node={n} />
-      <DisksAndConfigs node={n} reloadNode={node.reload} />
-      <BackupsPart node={n} reloadNode={node.reload} />
+    <div className="node-parts">
+      <AddressesPart node={node} />
+      <DisksAndConfigs node={node} reloadNode={reloadNode} />
+      <BackupsPart node={node} reloadNode={reloadNode} />
       <section aria-labelledby="graphs-title">
         <h2 id="graphs-title">Graphs</h2>
         <LazyPart what="graphs">
-          <NodeGraphs id={id} />
+          <NodeGraphs id={node.id} />
         </LazyPart>
       </section>
-      <ConsolePart node={n} />
+      <ConsolePart node={node} />
     </div>
   );
 }

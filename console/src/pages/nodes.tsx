@@ -13,5 +13,6 @@ export { NodeCreate, NodeDetail, NodesList };
 export function NodesSection({ path }: { path: string[] }) {
   const [first = ''] = path;
   if (first === 'create' || first.startsWith('create?')) return <NodeCreate />;
-  return first ? <NodeDetail id={Number(first)} /> : <NodesList />;
+  // Keyed by the node: another node's page starts afresh, nothing of the last one's kept.
+  return first ? <NodeDetail key={first} id={Number(first)} /> : <NodesList />;
 }

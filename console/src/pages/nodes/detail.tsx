@@ -126,7 +126,7 @@ export function NodeDetail({ id }: { id: number }) {
             {write && <PowerActions node={n} reload={node.reload} underWay={underWay} />}
             <Facts node={n} />
             {write && <NodeChanges node={n} reload={node.reload} underWay={underWay} started={setUnderWay} />}
-            <NodeParts id={id} />
+            <NodeParts node={n} reloadNode={node.reload} />
           </>
         )}
       </Show>
