@@ -135,12 +135,13 @@ export async function assertHostServes(db: Kysely<Database>, ctx: Context, nodeI
 /**
  * With real nodes, disks of `sizeMb` in all must fit in the free space of the host's storage, as if
  * written whole (a sparse disk may grow to its size): a 400 on `field` otherwise, before anything is
- * written. With agents: on the host of node `nodeId` as its agent last reported (without a node,
- * some live agent must have the room; a new node's placement checks its own).
+ * written. With agents: on the host of node `nodeId` as its agent last reported; a new node's room
+ * (no `nodeId`) is its placement's to find, from the reports as they are in its transaction.
  */
 export async function assertDiskFits(ctx: Context, sizeMb: number, field: string, nodeId?: number): Promise<void> {
   if (ctx.compute === null) return;
-  if (onAgents(ctx) && nodeId !== undefined) {
+  if (onAgents(ctx)) {
+    if (nodeId === undefined) return;
     const host = (await findNodePlacement(ctx.db, nodeId))?.host ?? null;
     const report = host === null ? undefined : (await listHosts(ctx.db)).find((h) => h.name === host);
     if (report === undefined || report.diskFreeMb >= sizeMb) return;
