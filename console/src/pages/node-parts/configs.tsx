@@ -24,12 +24,15 @@ export function ConfigsPart({
   nodeDisks: Loaded<Disk[]>;
   reloadNode: () => void;
 }) {
-  // Read again whenever the disks are (every event about the node reads them): a disk deleted or
-  // added changes the configs' devices.
-  const parts = useLoad(() => getAll<Config>(`/node/instances/${node.id}/configs`), [node.id, nodeDisks.data]);
+  const disks = nodeDisks.data;
+  // Read once the disks are, and again whenever they are (every event about the node reads them): a
+  // disk deleted or added changes the configs' devices.
+  const parts = useLoad(
+    () => (disks ? getAll<Config>(`/node/instances/${node.id}/configs`) : Promise.resolve(undefined)),
+    [node.id, disks],
+  );
   const canWrite = useAccess().canWrite('node', node.id);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const disks = nodeDisks.data;
   const configs = disks && parts.data;
   const diskLabel = (id: number | undefined) => disks?.find((d) => d.id === id)?.label ?? `disk ${id}`;
   const remove = useAction(
