@@ -9,6 +9,7 @@ import { oauthServerRoutes } from './domain/oauth/oauth-server.routes.ts';
 import { ApiError, fail } from './errors.ts';
 import type { Access } from './http/access.ts';
 import { checkAccess } from './http/auth.ts';
+import { routedUrl } from './http/beta-path.ts';
 import { registerBodyParsers } from './http/body-parsers.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './http/client-errors.ts';
 import { registerConsole } from './http/console.ts';
@@ -57,6 +58,7 @@ export async function buildApp(ctx: Context, readiness: Readiness): Promise<Fast
     // One line a request, once answered (src/http/request-log.ts) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
+    rewriteUrl: routedUrl,
     // Answered by the hook below instead, in the envelope.
     return503OnClosing: false,
     schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { BETA_PREFIX } from './beta-path.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 declare module 'fastify' {
@@ -23,7 +24,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         version,
         description: 'Cloud infrastructure management API (v4): nodes, images, networking, DNS, monitoring.',
       },
-      servers: [{ url: API_PREFIX }],
+      // The same API under both (src/http/beta-path.ts).
+      servers: [{ url: API_PREFIX }, { url: BETA_PREFIX }],
       components: {
         securitySchemes: {
           personalAccessToken: { type: 'http', scheme: 'bearer' },

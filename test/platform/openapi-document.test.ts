@@ -38,10 +38,10 @@ describe('the generated API document', () => {
     assert.ok(result.valid, `OpenAPI validation errors:\n${JSON.stringify(result.errors, null, 2)}`);
   });
 
-  test('lists only v4 operations, relative to the /v4 server, each with a unique operationId', async (t) => {
+  test('lists only v4 operations, relative to the /v4 and /v4beta servers, each with a unique operationId', async (t) => {
     const app = await buildTestApp(t, { dialect: 'sqlite' });
     const doc = await fetchDocument(app);
-    assert.deepEqual(doc.servers, [{ url: '/v4' }]);
+    assert.deepEqual(doc.servers, [{ url: '/v4' }, { url: '/v4beta' }]);
     const operations = operationsOf(doc);
     assert.ok(operations.length > 0);
     const paths = Object.keys(doc.paths as JsonObject);
