@@ -34,10 +34,20 @@ export const Empty = Type.Object({});
 /** The largest value an integer column holds (PostgreSQL `integer`): ids, page numbers and sizes stay within it. */
 export const INT32_MAX = 2147483647;
 
-export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 25, maximum: 100, default: 100 })),
-});
+function pageQuery(largest: number) {
+  return Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, default: 1 })),
+    page_size: Type.Optional(Type.Integer({ minimum: 25, maximum: largest, default: 100 })),
+  });
+}
+
+/** `page` and `page_size` where the description sets no bounds: up to 500 a page, as the live service takes. */
+export const PageQuery = pageQuery(500);
+/**
+ * The collections whose pages the description bounds to 25..100: firewalls (a node's too), firewall
+ * devices, IPv6 pools, IPv6 ranges, VLANs, tags and tagged objects.
+ */
+export const LimitedPageQuery = pageQuery(100);
 export type PageQueryT = Static<typeof PageQuery>;
 
 /** The collection envelope around a record schema. */

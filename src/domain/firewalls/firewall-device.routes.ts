@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../../http/list.ts';
-import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, LimitedPageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { principalOf } from '../account/route-access.ts';
 import { tags as nodeTags, readNodes } from '../nodes/node.routes.ts';
@@ -19,7 +19,7 @@ export const firewallDeviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "List a firewall's devices",
         params: FirewallParams,
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(FirewallDeviceSchema) },
       },
       config: { access: readFirewalls },
@@ -80,7 +80,7 @@ export const firewallDeviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: nodeTags,
         summary: 'List the firewalls assigned to a node',
         params: NodeParams,
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(FirewallSchema) },
       },
       config: { access: readNodes },

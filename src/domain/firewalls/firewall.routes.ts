@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../../http/list.ts';
-import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, LimitedPageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { access, principalOf } from '../account/route-access.ts';
 import {
@@ -34,7 +34,7 @@ export const firewallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getFirewalls',
         tags,
         summary: 'List firewalls',
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(FirewallSchema) },
       },
       config: { access: readFirewalls },

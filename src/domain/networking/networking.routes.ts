@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../../http/list.ts';
-import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, LimitedPageQuery, PageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { access, principalOf } from '../account/route-access.ts';
 import { IpAddressSchema } from './ip-address.schema.ts';
@@ -118,7 +118,7 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getIPv6Pools',
         tags,
         summary: "List the account's IPv6 pools",
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(Ipv6PoolSchema) },
       },
       config: { access: readIps },
@@ -132,7 +132,7 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getIPv6Ranges',
         tags,
         summary: "List the account's IPv6 ranges",
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(Ipv6RangeSchema) },
       },
       config: { access: readIps },
@@ -146,7 +146,7 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getVLANs',
         tags,
         summary: "List the account's VLANs with their attached nodes",
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(VlanSchema) },
       },
       config: { access: access('nodes:read_only') },

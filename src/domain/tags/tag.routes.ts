@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../../http/list.ts';
-import { Empty, PageQuery, Paginated } from '../../http/schemas.ts';
+import { Empty, LimitedPageQuery, Paginated } from '../../http/schemas.ts';
 import { scopeOf } from '../account/principal.ts';
 import { access, principalOf } from '../account/route-access.ts';
 import { CreateTagBody, TaggedObjectSchema, TagParams, TagSchema } from './tag.schema.ts';
@@ -21,7 +21,7 @@ export const tagRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getTags',
         tags,
         summary: 'List tags',
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(TagSchema) },
       },
       config: { access: readTags },
@@ -50,7 +50,7 @@ export const tagRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List the objects carrying a tag',
         params: TagParams,
-        querystring: PageQuery,
+        querystring: LimitedPageQuery,
         response: { 200: Paginated(TaggedObjectSchema) },
       },
       config: { access: readTags },
