@@ -1,17 +1,27 @@
 /**
- * Keeps test/clients/recorded/ a copy of ../shared/clients/: the requests real client libraries
- * sent, which test/clients/replay.test.ts replays. Every file is copied (the README with the
- * format too), and a kept file the shared folder no longer has is removed. The tests read the
- * kept copy, so they need nothing outside the repository.
+ * Keeps the repository's copies of ../shared folders the tests read, so that they need nothing
+ * outside the repository:
+ * - test/clients/recorded/ from ../shared/clients/: the requests real client libraries sent, which
+ *   test/clients/replay.test.ts replays;
+ * - test/clients/live/ from ../shared/live/: the shapes of the live service's answers, which the
+ *   replay's answers are checked against.
+ * Every file is copied (the READMEs with the formats too), and a kept file the shared folder no
+ * longer has is removed.
  *
- *   node scripts/client-recordings.ts      (rewrites the kept copy when the shared folder is at hand)
+ *   node scripts/shared-copies.ts      (rewrites the kept copies when the shared folders are at hand)
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SHARED_CLIENTS_DIR = fileURLToPath(new URL('../../shared/clients/', import.meta.url));
 export const RECORDED_DIR = fileURLToPath(new URL('../test/clients/recorded/', import.meta.url));
+export const LIVE_DIR = fileURLToPath(new URL('../test/clients/live/', import.meta.url));
+
+/** Each kept folder beside the shared one it copies. */
+export const SHARED_COPIES: readonly { shared: string; kept: string }[] = [
+  { shared: fileURLToPath(new URL('../../shared/clients/', import.meta.url)), kept: RECORDED_DIR },
+  { shared: fileURLToPath(new URL('../../shared/live/', import.meta.url)), kept: LIVE_DIR },
+];
 
 /** The files of a folder (not its subfolders) by name, with their text. */
 export function filesOf(dir: string): Map<string, string> {
@@ -24,15 +34,18 @@ export function filesOf(dir: string): Map<string, string> {
 }
 
 if (import.meta.main) {
-  if (!fs.existsSync(SHARED_CLIENTS_DIR)) {
-    console.error(`client-recordings: ${SHARED_CLIENTS_DIR} is not here; the kept copy stays as it is`);
-    process.exit(1);
+  for (const { shared, kept } of SHARED_COPIES) {
+    if (!fs.existsSync(shared)) {
+      console.error(`shared-copies: ${shared} is not here; ${kept} stays as it is`);
+      process.exitCode = 1;
+      continue;
+    }
+    const files = filesOf(shared);
+    fs.mkdirSync(kept, { recursive: true });
+    for (const name of filesOf(kept).keys()) {
+      if (!files.has(name)) fs.rmSync(path.join(kept, name));
+    }
+    for (const [name, text] of files) fs.writeFileSync(path.join(kept, name), text);
+    console.log(`shared-copies: copied ${[...files.keys()].join(', ')} into ${kept}`);
   }
-  const shared = filesOf(SHARED_CLIENTS_DIR);
-  fs.mkdirSync(RECORDED_DIR, { recursive: true });
-  for (const name of filesOf(RECORDED_DIR).keys()) {
-    if (!shared.has(name)) fs.rmSync(path.join(RECORDED_DIR, name));
-  }
-  for (const [name, text] of shared) fs.writeFileSync(path.join(RECORDED_DIR, name), text);
-  console.log(`client-recordings: copied ${[...shared.keys()].join(', ')} into ${RECORDED_DIR}`);
 }

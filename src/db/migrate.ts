@@ -26,6 +26,7 @@ import * as addressOrderIndex from './migrations/0024-address-order-index.ts';
 import * as nodeLists from './migrations/0025-node-lists.ts';
 import * as jobClaimOrder from './migrations/0026-job-claim-order.ts';
 import * as jobClaimFunction from './migrations/0027-job-claim-function.ts';
+import * as regionSiteType from './migrations/0028-region-site-type.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -60,6 +61,7 @@ const STEPS: Record<string, Step> = {
   '0025-node-lists': nodeLists,
   '0026-job-claim-order': jobClaimOrder,
   '0027-job-claim-function': jobClaimFunction,
+  '0028-region-site-type': regionSiteType,
 };
 
 class InCodeMigrations implements MigrationProvider {

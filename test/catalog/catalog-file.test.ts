@@ -24,7 +24,7 @@ function operatorCatalog(): CatalogDataT {
     ipv6_prefix: `2001:db8:${n}00::/40`,
   });
   return {
-    regions: [region('eu-north', 'Stockholm, SE', 1), region('eu-north-2', 'Malmo, SE', 3)],
+    regions: [region('eu-north', 'Stockholm, SE', 1), { ...region('eu-north-2', 'Malmo, SE', 3), site_type: 'distributed' }],
     types: base.types.filter((t) => t.id === 'g6-nanode-1'),
     kernels: base.kernels.slice(0, 2),
     images: base.images.filter((i) => i.id === 'node/alpine3.20'),
@@ -107,6 +107,22 @@ for (const dialect of DIALECTS) {
         ['eu-north', 'eu-north-2'],
       );
       assert.equal((await app.request('GET', '/v4/regions/us-east')).status, 404);
+      // A region's site type as the file says, `core` where it says none; clients filter by it.
+      assert.deepEqual(
+        regions.body.data.map((r: { label: string; site_type: string }) => [r.label, r.site_type]),
+        [
+          ['Stockholm, SE', 'core'],
+          ['Malmo, SE', 'distributed'],
+        ],
+      );
+      const edge = await app.request('GET', '/v4/regions', {
+        token: null,
+        headers: { 'x-filter': '{"site_type":"distributed"}' },
+      });
+      assert.deepEqual(
+        edge.body.data.map((r: { id: string }) => r.id),
+        ['eu-north-2'],
+      );
       const types = await app.request('GET', '/v4/node/types');
       assert.deepEqual(
         types.body.data.map((x: { id: string }) => x.id),

@@ -30,6 +30,7 @@ for (const dialect of DIALECTS) {
         'memory',
         'network_out',
         'price',
+        'region_prices',
         'successor',
         'transfer',
         'vcpus',
@@ -46,7 +47,8 @@ for (const dialect of DIALECTS) {
         disk: 25600,
         class: 'nanode',
         price: { hourly: 0.0075, monthly: 5 },
-        addons: { backups: { price: { hourly: 0.003, monthly: 2 } } },
+        region_prices: [],
+        addons: { backups: { price: { hourly: 0.003, monthly: 2 }, region_prices: [] } },
         network_out: 1000,
         memory: 1024,
         successor: null,
@@ -68,7 +70,9 @@ for (const dialect of DIALECTS) {
         const got = res.body.data[i];
         assert.equal(got.id, want.id);
         assert.deepEqual(got.price, want.price, want.id);
-        assert.deepEqual(got.addons, want.addons, want.id);
+        // Every region charges the type's own price: no prices by region.
+        assert.deepEqual(got.region_prices, [], want.id);
+        assert.deepEqual(got.addons, { backups: { ...want.addons.backups, region_prices: [] } }, want.id);
         assert.equal(got.memory, want.memory);
         assert.equal(got.successor, want.successor);
       }

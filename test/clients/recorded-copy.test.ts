@@ -1,19 +1,24 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
-import { filesOf, RECORDED_DIR, SHARED_CLIENTS_DIR } from '../../scripts/client-recordings.ts';
+import { filesOf, SHARED_COPIES } from '../../scripts/shared-copies.ts';
 
 // A copy of files, with no database in it: one run is enough.
-describe('the kept client recordings', () => {
-  const sharedHere = fs.existsSync(SHARED_CLIENTS_DIR);
-  test('are what scripts/client-recordings.ts copies from ../shared/clients now', {
-    skip: sharedHere ? false : `${SHARED_CLIENTS_DIR} is not beside the repository; the kept copy is used as it is`,
-  }, () => {
-    const shared = filesOf(SHARED_CLIENTS_DIR);
-    const kept = filesOf(RECORDED_DIR);
-    const fix = 'run node scripts/client-recordings.ts';
-    assert.deepEqual([...kept.keys()], [...shared.keys()], `${RECORDED_DIR} holds other files than the shared folder: ${fix}`);
-    for (const [name, text] of shared)
-      assert.ok(kept.get(name) === text, `${name} is out of date with the shared folder: ${fix}`);
-  });
+describe('the kept copies of ../shared', () => {
+  for (const { shared, kept } of SHARED_COPIES) {
+    test(`${kept} is what scripts/shared-copies.ts copies from ${shared} now`, {
+      skip: fs.existsSync(shared) ? false : `${shared} is not beside the repository; the kept copy is used as it is`,
+    }, () => {
+      const sharedFiles = filesOf(shared);
+      const keptFiles = filesOf(kept);
+      const fix = 'run node scripts/shared-copies.ts';
+      assert.deepEqual(
+        [...keptFiles.keys()],
+        [...sharedFiles.keys()],
+        `${kept} holds other files than the shared folder: ${fix}`,
+      );
+      for (const [name, text] of sharedFiles)
+        assert.ok(keptFiles.get(name) === text, `${name} is out of date with the shared folder: ${fix}`);
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { RECORDED_DIR } from '../../scripts/client-recordings.ts';
+import { RECORDED_DIR } from '../../scripts/shared-copies.ts';
 
 /** What a recorded client sent in one request (the format: test/clients/recorded/README.md). */
 export interface RecordedRequest {

@@ -1,6 +1,6 @@
 /**
  * Client compatibility: the requests official client libraries sent while driven as their users
- * drive them (test/clients/recorded/, kept from ../shared/clients by scripts/client-recordings.ts),
+ * drive them (test/clients/recorded/, kept from ../shared/clients by scripts/shared-copies.ts),
  * replayed client by client, in order, each client on a fresh server of each database. Every
  * request recorded `accepted` must get a 2xx, every `refused` one a 4xx in the error envelope.
  * One failure lists every request that went otherwise.

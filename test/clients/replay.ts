@@ -70,9 +70,13 @@ const is4xx = (reply: Reply) => reply.status >= 400 && reply.status < 500 && isE
 /** What a replay sends requests to: a test app, or a stand-in. */
 export type Server = Pick<TestApp, 'request'>;
 
+/** Told of each accepted request's 2xx answer, by the recorded operation (`GET /node/instances/{nodeId}`). */
+export type AnswerListener = (operation: string, body: unknown) => void;
+
 /** One client's sequence, replayed in order against one fresh server (see replay.test.ts for the rules). */
 export class Replay {
   readonly #app: Server;
+  readonly #onAnswer: AnswerListener | undefined;
   readonly #ids = new IdMap();
   /** Paths (as sent) of objects an accepted DELETE removed. */
   readonly #deleted: string[] = [];
@@ -81,8 +85,9 @@ export class Replay {
   #lastDeletedToken: string | null = null;
   readonly #result: ReplayResult = { failures: [], guesses: this.#ids.guesses, warnings: [], gone: [] };
 
-  constructor(app: Server) {
+  constructor(app: Server, onAnswer?: AnswerListener) {
     this.#app = app;
+    this.#onAnswer = onAnswer;
   }
 
   async run(lines: readonly RecordedLine[]): Promise<ReplayResult> {
@@ -140,6 +145,7 @@ export class Replay {
     if (reply.status >= 500) return fail(`a server error: ${describeReply(reply)}`);
 
     if (accepted) {
+      if (is2xx(reply) && r.operation !== null && typeof reply.body !== 'string') this.#onAnswer?.(r.operation, reply.body);
       if (is2xx(reply)) return this.#learn({ method: r.method, template: parsed.template, path, where }, r.answer, reply, fail);
       // The recording's server was slower to finish a deletion this sequence asked for.
       if (reply.status === 404 && this.#isDeleted(path)) {

@@ -93,6 +93,7 @@ for (const dialect of DIALECTS) {
           '0025-node-lists',
           '0026-job-claim-order',
           '0027-job-claim-function',
+          '0028-region-site-type',
         ],
         blobs: 'by-key',
       });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FACTS_PATH, REFERENCE_PATH, referenceFacts } from '../../scripts/reference-facts.ts';
+import { liveSends } from '../clients/live-shapes.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import {
   type AllowEntry,
@@ -34,6 +35,16 @@ function loadAllowList(): AllowEntry[] {
     }
     return entry as AllowEntry;
   });
+}
+
+/**
+ * A field of a later revision than the reference's, which the live service sends and clients read
+ * (test/clients/live/): served, as the issue on today's clients says, and checked there.
+ */
+function isLaterField(m: Mismatch): boolean {
+  return (
+    m.kind === 'property' && m.expected === 'absent' && m.path.startsWith('response.') && liveSends(m.operation, m.path.slice(9))
+  );
 }
 
 // The document does not depend on the database, so one dialect is enough here.
@@ -80,7 +91,7 @@ describe('generated API document against the reference (4.106.1)', () => {
       await t.test(operationName(method, path), () => {
         const mismatches = compareOperation(reference, doc, method, path);
         found.push(...mismatches);
-        const unexpected = mismatches.filter((m) => !isAllowed(m, allow));
+        const unexpected = mismatches.filter((m) => !isAllowed(m, allow) && !isLaterField(m));
         assert.equal(unexpected.length, 0, `differences from the reference:\n  ${unexpected.map(formatMismatch).join('\n  ')}`);
       });
     }

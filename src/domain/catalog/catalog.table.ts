@@ -7,6 +7,7 @@ export interface RegionTable {
   resolvers_ipv4: string;
   resolvers_ipv6: string;
   status: string;
+  site_type: string;
   sort: number;
 }
 

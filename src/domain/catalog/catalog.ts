@@ -19,6 +19,8 @@ const RegionData = Type.Object({
   capabilities: Type.Array(Type.String()),
   resolvers: Type.Object({ ipv4: Type.String(), ipv6: Type.String() }),
   status: Type.Enum(['ok', 'outage']),
+  /** `core` (a full data center, the default) or `distributed` (an edge site with fewer services). */
+  site_type: Type.Optional(Type.Enum(['core', 'distributed'])),
   /** IPAM: the region's public IPv4 pool and IPv6 prefix (CIDR); nodes draw addresses from them. */
   ipv4_pool: Type.String({ minLength: 1 }),
   ipv6_prefix: Type.String({ minLength: 1 }),

@@ -11,6 +11,7 @@ const FILTER: FilterSpec = {
     id: { column: 'id', type: 'string' },
     country: { column: 'country', type: 'string' },
     status: { column: 'status', type: 'string' },
+    site_type: { column: 'site_type', type: 'string' },
   },
   defaultOrder: { column: 'sort', direction: 'asc' },
   tiebreak: 'id',

@@ -7,10 +7,14 @@ import type { Region } from './region.schema.ts';
 export function regionRowToRegion(row: RegionRow): Region {
   return {
     id: row.id,
+    label: row.label,
     country: row.country,
     capabilities: JSON.parse(row.capabilities) as string[],
     status: row.status as Region['status'],
     resolvers: { ipv4: row.resolvers_ipv4, ipv6: row.resolvers_ipv6 },
+    site_type: row.site_type as Region['site_type'],
+    placement_group_limits: { maximum_pgs_per_customer: 0, maximum_nodes_per_pg: 0, maximum_nodes_per_flexible_pg: 0 },
+    monitors: { alerts: [], metrics: [] },
   };
 }
 

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LIVE_DIR } from '../../scripts/shared-copies.ts';
+
+/**
+ * The live service's answers as test/clients/live/README.md describes them, and the check of this
+ * server's answers against them: every key the live service sends, with a type it sends.
+ */
+
+export type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
+type TypeCounts = Partial<Record<JsonType, number>>;
+
+export interface LiveOperation {
+  brand_op: string;
+  statuses: Record<string, number>;
+  keys: Record<string, { types: TypeCounts; examples: unknown[] }>;
+  xfilter: Record<string, { count: number; examples: string[] }>;
+  query: Record<string, string[]>;
+}
+
+export interface LiveShapes {
+  operations: Record<string, LiveOperation>;
+  events: Record<string, LiveEventAction>;
+}
+
+export interface LiveEventAction {
+  entity_type: TypeCounts & Record<string, number>;
+  secondary_entity_type: Record<string, number>;
+  secondary_entity_id_type: TypeCounts;
+}
+
+let cache: LiveShapes | undefined;
+/** The kept live shapes, with their key paths in this project's words (`linode_id` is `node_id`). */
+export function readLiveShapes(): LiveShapes {
+  if (cache) return cache;
+  const raw = JSON.parse(fs.readFileSync(path.join(LIVE_DIR, 'live-shapes.json'), 'utf8')) as LiveShapes;
+  for (const operation of Object.values(raw.operations)) {
+    operation.keys = Object.fromEntries(Object.entries(operation.keys).map(([at, shape]) => [ourWords(at), shape]));
+  }
+  cache = raw;
+  return raw;
+}
+
+/** A name of the live service in this project's words: its brand word is `node` here, as everywhere. */
+export function ourWords(name: string): string {
+  return name.replaceAll('linode', 'node');
+}
+
+/**
+ * Whether the live service sends `at` (`data[].site_type`) in its answers to `operation`, or, for a
+ * view (`GET /regions/{regionId}`), in the items of its collection.
+ */
+export function liveSends(operation: string, at: string): boolean {
+  const { operations } = readLiveShapes();
+  if (operations[operation]?.keys[at] !== undefined) return true;
+  const collection = /^GET (.+)\/\{[^/]+\}$/.exec(operation)?.[1];
+  return collection !== undefined && operations[`GET ${collection}`]?.keys[`data[].${at}`] !== undefined;
+}
+
+function typeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as JsonType;
+}
+
+/** How often each key path (`data[].devices.sda.disk_id`) held each type, over many answers of one operation. */
+export class ShapeTally {
+  readonly paths = new Map<string, TypeCounts>();
+  answers = 0;
+
+  add(body: unknown): void {
+    this.answers++;
+    this.#visit('', body);
+  }
+
+  #visit(at: string, value: unknown): void {
+    const type = typeOf(value);
+    const counts = this.paths.get(at) ?? {};
+    counts[type] = (counts[type] ?? 0) + 1;
+    this.paths.set(at, counts);
+    if (type === 'array') for (const item of value as unknown[]) this.#visit(`${at}[]`, item);
+    if (type === 'object') {
+      for (const [key, inner] of Object.entries(value as object)) this.#visit(at === '' ? key : `${at}.${key}`, inner);
+    }
+  }
+}
+
+/** The path that holds `at`, and the type it has when it does: `data[]` for `data[].id`, `data` for `data[]`. */
+function holderOf(at: string): { holder: string; type: JsonType } {
+  if (at.endsWith('[]')) return { holder: at.slice(0, -2), type: 'array' };
+  const dot = at.lastIndexOf('.');
+  return { holder: dot < 0 ? '' : at.slice(0, dot), type: 'object' };
+}
+
+const total = (counts: TypeCounts | undefined) => Object.values(counts ?? {}).reduce((a, b) => a + b, 0);
+
+/** Whether a value of type `ours` is one the live service sends where it sent `live`. */
+function fits(ours: JsonType, live: TypeCounts): boolean {
+  if (live[ours] !== undefined) return true;
+  if (ours === 'integer' && live.number !== undefined) return true;
+  // The live service only ever sent null here: whatever it holds otherwise was never seen.
+  return ours !== 'null' && Object.keys(live).every((t) => t === 'null');
+}
+
+/**
+ * Where this server's answers to one operation differ from the live service's: a key the live
+ * service always sends that an answer lacks, a key it sends that no answer has, a type it never
+ * sends. Keys only this server sends are not differences (later or own fields).
+ */
+export function shapeDifferences(live: LiveOperation, ours: ShapeTally): { path: string; why: string }[] {
+  const found: { path: string; why: string }[] = [];
+  for (const [at, shape] of Object.entries(live.keys)) {
+    if (at === '') continue;
+    const { holder, type } = holderOf(at);
+    const liveHolders = live.keys[holder]?.types[type] ?? 0;
+    const ourHolders = ours.paths.get(holder)?.[type] ?? 0;
+    if (ourHolders === 0) continue;
+    const ourCounts = ours.paths.get(at);
+    const ourCount = total(ourCounts);
+    const liveCount = total(shape.types);
+    if (ourCount === 0) {
+      found.push({ path: at, why: `absent; the live service sends it (${liveCount} of ${liveHolders})` });
+      continue;
+    }
+    if (liveCount >= liveHolders && ourCount < ourHolders) {
+      found.push({ path: at, why: `in ${ourCount} of ${ourHolders}; the live service always sends it` });
+    }
+    for (const t of Object.keys(ourCounts ?? {}) as JsonType[]) {
+      if (!fits(t, shape.types)) {
+        found.push({ path: at, why: `${t}; the live service sends ${Object.keys(shape.types).join(' or ')}` });
+      }
+    }
+  }
+  return found;
+}
