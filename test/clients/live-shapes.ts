@@ -47,14 +47,27 @@ export function ourWords(name: string): string {
 }
 
 /**
- * Whether the live service sends `at` (`data[].site_type`) in its answers to `operation`, or, for a
- * view (`GET /regions/{regionId}`), in the items of its collection.
+ * Whether the live service sends `at` (`data[].site_type`) for the record `operation` answers with:
+ * in its answers to that operation, or to the record's view or collection. An action that answers
+ * with its record (`POST /node/instances/{nodeId}/clone`) is taken as the record's view.
  */
 export function liveSends(operation: string, at: string): boolean {
   const { operations } = readLiveShapes();
-  if (operations[operation]?.keys[at] !== undefined) return true;
-  const collection = /^GET (.+)\/\{[^/]+\}$/.exec(operation)?.[1];
-  return collection !== undefined && operations[`GET ${collection}`]?.keys[`data[].${at}`] !== undefined;
+  const sends = (op: string, key: string) => operations[op]?.keys[key] !== undefined;
+  if (sends(operation, at)) return true;
+  const [method, path = ''] = operation.split(' ');
+  const views = (collection: string) =>
+    Object.keys(operations).filter(
+      (op) => op.startsWith(`GET ${collection}/{`) && /^\{[^/]+\}$/.test(op.slice(collection.length + 5)),
+    );
+  if (method === 'GET' && at.startsWith('data[].')) {
+    return views(path).some((view) => sends(view, at.slice(7)));
+  }
+  // The record the path names: its last parameter and what comes before it.
+  const record = /^(.*)\/\{[^/]+\}/.exec(path.replace(/(\/\{[^/]+\})[^{]*$/, '$1'))?.[0];
+  if (record === undefined) return false;
+  const collection = record.slice(0, record.lastIndexOf('/'));
+  return sends(`GET ${record}`, at) || sends(`GET ${collection}`, `data[].${at}`) || views(collection).some((v) => sends(v, at));
 }
 
 function typeOf(value: unknown): JsonType {

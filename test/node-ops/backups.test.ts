@@ -102,6 +102,8 @@ for (const dialect of DIALECTS) {
       assert.equal(done.status, 'successful');
       assert.ok(done.finished);
       assert.equal((await getNode(app, node.id)).backups.last_successful, done.finished);
+      // A backup that succeeded can be restored now.
+      assert.equal((await getNode(app, node.id)).backups.available, true);
       assert.equal((await eventsOf(app, me.accountId, 'node_snapshot'))[0]?.status, 'finished');
 
       const second = ok(await act(app, node.id, 'backups', { label: 'second' }), 'second snapshot').body;

@@ -30,12 +30,45 @@ for (const dialect of DIALECTS) {
       assert.equal(node.label, 'web-1');
       assert.equal(node.image, IMAGE);
       assert.equal(node.hypervisor, 'kvm');
-      assert.deepEqual(node.specs, { disk: 81920, memory: 4096, vcpus: 2, transfer: 4000 });
+      assert.deepEqual(node.specs, { disk: 81920, memory: 4096, vcpus: 2, transfer: 4000, gpus: 0, accelerated_devices: 0 });
       assert.equal(node.ipv4.length, 1);
       assert.match(node.ipv4[0], /^100\.6[4-7]\.\d+\.\d+$/);
       assert.match(node.ipv6, /^2001:db8:1:0:f03c:91ff:fe[0-9a-f]{2}:[0-9a-f]{1,4}\/128$/);
-      assert.deepEqual(node.backups, { enabled: false, schedule: { day: null, window: null }, last_successful: null });
+      assert.deepEqual(node.backups, {
+        enabled: false,
+        schedule: { day: null, window: null },
+        last_successful: null,
+        available: false,
+      });
       assert.equal(node.watchdog_enabled, true);
+      // Fields of later revisions, with what the service offers: one host a region, no placement
+      // groups, clusters, user data, encryption, locks or maintenance choices.
+      assert.equal(node.site_type, 'core');
+      assert.match(node.host_uuid, /^[0-9a-f]{40}$/);
+      assert.deepEqual(
+        {
+          has_user_data: node.has_user_data,
+          placement_group: node.placement_group,
+          disk_encryption: node.disk_encryption,
+          lke_cluster_id: node.lke_cluster_id,
+          capabilities: node.capabilities,
+          interface_generation: node.interface_generation,
+          maintenance_policy: node.maintenance_policy,
+          locks: node.locks,
+        },
+        {
+          has_user_data: false,
+          placement_group: null,
+          disk_encryption: 'disabled',
+          lke_cluster_id: null,
+          capabilities: [],
+          interface_generation: 'legacy_config',
+          maintenance_policy: 'node/migrate',
+          locks: [],
+        },
+      );
+      const gpu = await createNode(app, { type: 'g1-gpu-rtx6000-2', label: 'gpu-1' });
+      assert.equal(gpu.specs.gpus, 2);
 
       const [created] = await eventsOf(app, me.accountId, 'node_create');
       assert.equal(created?.status, 'scheduled');

@@ -112,7 +112,12 @@ for (const dialect of DIALECTS) {
         ['after', 'grp', ['b-tag', 'c-tag'], false, 'offline', 'us-east', 'g6-standard-1', node.ipv4],
       );
       assert.deepEqual(n.alerts, { cpu: 150, io: 5000, network_in: 10, network_out: 10, transfer_quota: 80 });
-      assert.deepEqual(n.backups, { enabled: false, schedule: { day: 'Monday', window: 'W4' }, last_successful: null });
+      assert.deepEqual(n.backups, {
+        enabled: false,
+        schedule: { day: 'Monday', window: 'W4' },
+        last_successful: null,
+        available: false,
+      });
       assert.deepEqual(await getNode(app, node.id), n);
       const [event] = await eventsOf(app, me.accountId, 'node_update');
       assert.equal(event?.entity_label, 'after');

@@ -69,7 +69,7 @@ for (const dialect of DIALECTS) {
       assert.equal(page.results, 2);
       const byId = new Map(page.data.map((n: { id: number }) => [n.id, n]));
       const shown = byId.get(empty.id) as Record<string, unknown>;
-      assert.deepEqual(shown.specs, { disk: 0, memory: 0, vcpus: 0, transfer: 0 });
+      assert.deepEqual(shown.specs, { disk: 0, memory: 0, vcpus: 0, transfer: 0, gpus: 0, accelerated_devices: 0 });
       assert.deepEqual(shown.tags, ['back\\slash', 'quote"d', 'ünïcode']);
       assert.equal(shown.watchdog_enabled, false);
       assert.equal((byId.get(full.id) as { backups: { enabled: boolean } }).backups.enabled, true);

@@ -25,6 +25,7 @@ export async function syncCatalog(db: Kysely<Database>, catalog: Catalog): Promi
             resolvers_ipv6: r.resolvers.ipv6,
             status: catalog.region(r.id)?.status ?? r.status,
             site_type: r.site_type ?? 'core',
+            host_uuid: catalog.hostUuid(r.id),
             sort,
           })),
         )

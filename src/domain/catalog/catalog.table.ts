@@ -8,6 +8,8 @@ export interface RegionTable {
   resolvers_ipv6: string;
   status: string;
   site_type: string;
+  /** What the region's nodes show as `host_uuid` (Catalog.hostUuid). */
+  host_uuid: string;
   sort: number;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from 'typebox';
@@ -89,6 +90,7 @@ export class Catalog {
   readonly #types: Map<string, NodeTypeDataT>;
   readonly #images: Map<string, PublicImageDataT>;
   readonly #kernels: Map<string, KernelDataT>;
+  readonly #hosts: Map<string, string>;
 
   constructor(data: CatalogDataT, source: string) {
     this.data = data;
@@ -98,6 +100,12 @@ export class Catalog {
     this.#types = new Map(data.types.map((t) => [t.id, t]));
     this.#images = new Map(data.images.map((i) => [i.id, i]));
     this.#kernels = new Map(data.kernels.map((k) => [k.id, k]));
+    this.#hosts = new Map(data.regions.map((r) => [r.id, createHash('sha1').update(`host:${r.id}`).digest('hex')]));
+  }
+
+  /** The id a node's `host_uuid` shows: one host per region, stable across restarts and installations. */
+  hostUuid(regionId: string): string {
+    return this.#hosts.get(regionId) ?? createHash('sha1').update(`host:${regionId}`).digest('hex');
   }
 
   /**

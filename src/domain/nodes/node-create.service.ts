@@ -20,6 +20,7 @@ import { nodeRowToNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
 import { checkInterfaces } from './node-interfaces.ts';
 import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
+import { nodePlace } from './node-json.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
 import { buildNode, type NodeSource, resolveNodeSource } from './node-source.ts';
 
@@ -201,7 +202,7 @@ export async function createNode(ctx: Context, principal: Principal, body: Creat
   const checked = await checkCreate(ctx, principal, body);
   // The row insertNewNode gives is the node as written: nothing after it in the transaction changes it.
   const row = await inTransaction(ctx.db, (trx) => writeNode(trx, ctx, principal, checked));
-  return nodeRowToNode(row, ctx.catalog.type(row.type));
+  return nodeRowToNode(row, ctx.catalog.type(row.type), nodePlace(ctx.catalog, row.region));
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Permission } from '../account/grants.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { tagsFilterField } from '../tags/tag-filter.ts';
 import type { NodeTable } from './node.table.ts';
+import { NODE_OFFER } from './node-offer.ts';
 
 export type NodeRow = Selectable<NodeTable>;
 
@@ -109,16 +110,21 @@ export function listNodeValues(db: Kysely<Database>, scope: AccountScope, reques
  * NodeSchema's order (test/nodes/node-json.test.ts holds the two together); its specs come from
  * the catalog's copy in node_types (joined as `t`), zero for a type the catalog no longer has.
  */
+const SQL_OFFER = Object.entries(NODE_OFFER)
+  .map(([key, value]) => `'${key}', ${typeof value === 'string' ? `'${value}'` : `json('${JSON.stringify(value)}')`}`)
+  .join(', ');
 const NODE_JSON = `json_object('id', nodes.id, 'label', nodes.label, 'region', nodes.region, 'image', nodes.image, 'type', nodes.type,
   'group', nodes.node_group, 'tags', json(nodes.tag_list), 'status', nodes.status, 'hypervisor', 'kvm',
   'created', nodes.created, 'updated', nodes.updated, 'ipv4', json(nodes.ipv4_list), 'ipv6', nodes.ipv6 || '/128',
   'specs', json_object('disk', coalesce(t.disk, 0), 'memory', coalesce(t.memory, 0), 'vcpus', coalesce(t.vcpus, 0),
-    'transfer', coalesce(t.transfer, 0)),
+    'transfer', coalesce(t.transfer, 0), 'gpus', coalesce(t.gpus, 0), 'accelerated_devices', 0),
   'alerts', json_object('cpu', nodes.alerts_cpu, 'network_in', nodes.alerts_network_in, 'network_out', nodes.alerts_network_out,
     'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io),
   'backups', json_object('enabled', json(iif(nodes.backups_enabled = 1, 'true', 'false')),
-    'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful),
-  'watchdog_enabled', json(iif(nodes.watchdog_enabled = 1, 'true', 'false')))`;
+    'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful,
+    'available', json(iif(nodes.backups_enabled = 1 and nodes.backups_last_successful is not null, 'true', 'false'))),
+  'watchdog_enabled', json(iif(nodes.watchdog_enabled = 1, 'true', 'false')),
+  'site_type', coalesce(r.site_type, 'core'), 'host_uuid', r.host_uuid, ${SQL_OFFER})`;
 
 const jsonPages = new PageStatementCache();
 
@@ -126,7 +132,10 @@ const jsonPages = new PageStatementCache();
 export function listNodesJson(db: Kysely<Database>, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
   const source = { query: () => visibleNodes(db, scope), cache: jsonPages, owner: ownerOf(scope) };
   return paginateJson(db, source, request, FILTER, (page) =>
-    page.leftJoin('node_types as t', 't.id', 'nodes.type').select(sql.raw(NODE_JSON).as('j')),
+    page
+      .leftJoin('node_types as t', 't.id', 'nodes.type')
+      .leftJoin('regions as r', 'r.id', 'nodes.region')
+      .select(sql.raw(NODE_JSON).as('j')),
   );
 }
 

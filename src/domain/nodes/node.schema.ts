@@ -78,15 +78,36 @@ export const NodeSchema = Type.Object({
   updated: Timestamp,
   ipv4: Type.Array(Type.String()),
   ipv6: Nullable(Type.String()),
-  specs: Type.Object({ disk: Type.Integer(), memory: Type.Integer(), vcpus: Type.Integer(), transfer: Type.Integer() }),
+  specs: Type.Object({
+    disk: Type.Integer(),
+    memory: Type.Integer(),
+    vcpus: Type.Integer(),
+    transfer: Type.Integer(),
+    gpus: Type.Integer(),
+    accelerated_devices: Type.Integer(),
+  }),
   alerts: Alerts,
   backups: Type.Object({
     enabled: Type.Boolean(),
     schedule: Schedule,
     // null until a backup has succeeded.
     last_successful: Nullable(Timestamp),
+    // Whether a backup can be restored now: the service is on and one has succeeded.
+    available: Type.Boolean(),
   }),
   watchdog_enabled: Type.Boolean(),
+  // Fields of later revisions that clients read, with what this service offers: no placement groups,
+  // clusters, user data, disk encryption, locks or maintenance choices; configs hold the interfaces.
+  site_type: Type.String(),
+  host_uuid: Type.String(),
+  has_user_data: Type.Boolean(),
+  placement_group: Type.Null(),
+  disk_encryption: StringEnum(['enabled', 'disabled'] as const),
+  lke_cluster_id: Type.Null(),
+  capabilities: Type.Array(Type.String()),
+  interface_generation: StringEnum(['legacy_config'] as const),
+  maintenance_policy: Type.String(),
+  locks: Type.Array(Type.String()),
 });
 export type Node = Static<typeof NodeSchema>;
 

@@ -32,8 +32,9 @@ import {
 } from './node.repository.ts';
 import type { Node, UpdateNode } from './node.schema.ts';
 import { nodeEntity, nodeFor } from './node-access.ts';
-import { nodeJson, nodeTypeOf } from './node-json.ts';
+import { type NodePlace, nodeJson, nodePlace } from './node-json.ts';
 import { assertLabelFree } from './node-label.ts';
+import { NODE_OFFER } from './node-offer.ts';
 
 /** The disk an automatic image keeps: the largest one that is not swap. */
 function mainDisk(disks: DiskRow[]): DiskRow | undefined {
@@ -41,7 +42,7 @@ function mainDisk(disks: DiskRow[]): DiskRow | undefined {
 }
 
 /** A node's API object from its view row (whose lists hold its tags, and its IPv4 addresses public first). */
-export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined): Node {
+export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined, place: NodePlace): Node {
   return {
     id: row.id,
     label: row.label,
@@ -56,7 +57,14 @@ export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined)
     updated: row.updated,
     ipv4: readList<string>(row.ipv4_list),
     ipv6: row.ipv6 === null ? null : `${row.ipv6}/128`,
-    specs: { disk: type?.disk ?? 0, memory: type?.memory ?? 0, vcpus: type?.vcpus ?? 0, transfer: type?.transfer ?? 0 },
+    specs: {
+      disk: type?.disk ?? 0,
+      memory: type?.memory ?? 0,
+      vcpus: type?.vcpus ?? 0,
+      transfer: type?.transfer ?? 0,
+      gpus: type?.gpus ?? 0,
+      accelerated_devices: 0,
+    },
     alerts: {
       cpu: row.alerts_cpu,
       io: row.alerts_io,
@@ -71,19 +79,23 @@ export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined)
         window: row.backups_window as Node['backups']['schedule']['window'],
       },
       last_successful: row.backups_last_successful,
+      available: row.backups_enabled === 1 && row.backups_last_successful !== null,
     },
     watchdog_enabled: row.watchdog_enabled === 1,
+    site_type: place.siteType,
+    host_uuid: place.hostUuid,
+    ...NODE_OFFER,
   };
 }
 
 const toNodes = (ctx: Context, rows: readonly NodeViewRow[]): Node[] =>
-  rows.map((row) => nodeRowToNode(row, ctx.catalog.type(row.type)));
+  rows.map((row) => nodeRowToNode(row, ctx.catalog.type(row.type), nodePlace(ctx.catalog, row.region)));
 
 /** A node's API object as it is now (after a change, in the change's transaction). */
 export async function toNode(db: Kysely<Database>, ctx: Context, row: NodeRow): Promise<Node> {
   const view = await findNodeView(db, { accountId: row.account_id, restrictedUserId: null }, row.id);
   if (!view) throw fail.internal();
-  return nodeRowToNode(view, ctx.catalog.type(view.type));
+  return nodeRowToNode(view, ctx.catalog.type(view.type), nodePlace(ctx.catalog, view.region));
 }
 
 export async function getNodes(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<Node>> {
@@ -100,7 +112,7 @@ export async function getNodes(ctx: Context, scope: AccountScope, request: PageR
 export async function getNodesPage(ctx: Context, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
   if (ctx.dbKind !== 'postgres') return listNodesJson(ctx.db, scope, request);
   const page = await listNodeValues(ctx.db, scope, request);
-  return { ...page, data: `[${page.data.map((values) => nodeJson(values, ctx.catalog.type(nodeTypeOf(values)))).join(',')}]` };
+  return { ...page, data: `[${page.data.map((values) => nodeJson(values, ctx.catalog)).join(',')}]` };
 }
 
 /** Some of the account's nodes as the API shows them, by id (what a tag's objects list shows). */
@@ -117,7 +129,7 @@ export async function nodesWithIds(
 export async function getNode(ctx: Context, scope: AccountScope, nodeId: number): Promise<Node> {
   const row = await findNodeView(ctx.db, scope, nodeId);
   if (!row) throw fail.notFound('Node not found');
-  return nodeRowToNode(row, ctx.catalog.type(row.type));
+  return nodeRowToNode(row, ctx.catalog.type(row.type), nodePlace(ctx.catalog, row.region));
 }
 
 /** Changes the updatable fields only (label, group, tags, alerts, backup schedule, watchdog); event node_update. */
