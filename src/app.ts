@@ -5,6 +5,7 @@ import type { Context } from './context.ts';
 import { tokenAuthenticator } from './domain/account/authenticator.ts';
 import type { Principal } from './domain/account/principal.ts';
 import { CONSOLE_CLIENT_ID } from './domain/oauth/console-client.ts';
+import { logoutPrefix, logoutRoutes } from './domain/oauth/logout.routes.ts';
 import { oauthServerRoutes } from './domain/oauth/oauth-server.routes.ts';
 import { ApiError, fail } from './errors.ts';
 import type { Access } from './http/access.ts';
@@ -130,6 +131,7 @@ export async function buildApp(ctx: Context, readiness: Readiness): Promise<Fast
   await app.register(v4Routes, { prefix: API_PREFIX });
   await app.register(dataRoutes);
   await app.register(oauthServerRoutes, { prefix: ctx.config.oauthPath });
+  await app.register(logoutRoutes, { prefix: logoutPrefix(ctx.config.oauthPath) });
   await registerConsole(app, CONSOLE_CLIENT_ID);
   await registerAdmin(app);
   return app;

@@ -2,6 +2,12 @@ import net from 'node:net';
 import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
 
+/** The port a server listens on: the one the system chose when configured with port 0, else the configured one. */
+export function listeningPort(server: Pick<net.Server, 'address'>, configured: number): number {
+  const address = server.address();
+  return typeof address === 'object' && address !== null ? address.port : configured;
+}
+
 /** The address clients reach this server at: the configured public URL (CUMULO_PUBLIC_URL), else the request's own. */
 export function publicBaseUrl(request: FastifyRequest, publicUrl: string | undefined): string {
   return publicUrl ?? `${request.protocol}://${request.host}`;

@@ -101,3 +101,14 @@ export function errorPage(error: string, description: string): string {
     `<h1>This sign-in cannot go on</h1><p class="error" role="alert">${esc(description)}</p><p>Error: <code>${esc(error)}</code></p>`,
   );
 }
+
+/**
+ * What /logout shows: the sign-in keeps nothing between visits (no cookie; each sign-in asks for the
+ * password), so the visit ends here. With a refusal: why it does not go back to the application.
+ */
+export function signedOutPage(refusal?: { error: string; description: string }): string {
+  const refused = refusal
+    ? `<p class="error" role="alert">Not sent back to the application: ${esc(refusal.description)}</p><p>Error: <code>${esc(refusal.error)}</code></p>`
+    : '';
+  return page('Signed out', `<h1>You are signed out</h1>${refused}<p>Signing in again asks for your username and password.</p>`);
+}

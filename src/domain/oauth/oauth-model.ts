@@ -19,6 +19,7 @@ import {
   spendCode,
   spendRefreshToken,
 } from './oauth-grant.service.ts';
+import { redirectUriMatches } from './redirect-uris.ts';
 
 const { InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidScopeError } = OAuth2Server;
 
@@ -44,8 +45,10 @@ export interface OAuthClient extends OAuth2Server.Client {
 export interface ModelOptions {
   /** Where the request was made: the authorization page (the client's secret is not asked) or the token endpoint. */
   endpoint: 'authorize' | 'token';
-  /** Redirect URIs a client may use besides its registered one (the console: this server's own address). */
-  extraRedirectUris?(client: OAuthClientRow): string[];
+  /** The redirect URIs a client may name (redirect-uris.ts clientRedirectUris); its registered one alone if not given. */
+  redirectUris?(client: OAuthClientRow): string[];
+  /** The token request leaves out `redirect_uri` (getAuthorizationCode says when it may). */
+  redirectUriOmitted?: boolean;
 }
 
 /**
@@ -56,6 +59,7 @@ export interface ModelOptions {
 export function oauthModel(ctx: Context, options: ModelOptions) {
   const dateIn = (ms: number) => new Date(Date.now() + ms);
   const scopeList = (canonical: string) => canonical.split(' ');
+  const redirectUrisOf = (client: OAuthClientRow) => options.redirectUris?.(client) ?? [client.redirect_uri];
 
   const model = {
     generateAuthorizationCode: async () => randomHex(ctx.random, 32),
@@ -77,9 +81,14 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
         id: row.id,
         label: row.label,
         isPublic,
-        redirectUris: [row.redirect_uri, ...(options.extraRedirectUris?.(row) ?? [])],
+        redirectUris: redirectUrisOf(row),
         grants: ['authorization_code', 'refresh_token'],
       };
+    },
+
+    /** One of the client's redirect URIs, or one with a query added to it (redirect-uris.ts redirectUriMatches). */
+    async validateRedirectUri(redirectUri: string, client: OAuthClient): Promise<boolean> {
+      return client.redirectUris.some((uri) => redirectUriMatches(uri, redirectUri));
     },
 
     /** The reference's scope syntax; no scope asked for is every scope (`*`), which grants still cut for a restricted user. */
@@ -133,7 +142,7 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
       return {
         authorizationCode: value,
         expiresAt: dateIn(left),
-        redirectUri: row.redirect_uri,
+        redirectUri: options.redirectUriOmitted ? await omittedRedirectUri(row) : row.redirect_uri,
         scope: scopeList(row.scopes),
         client: { id: row.client_id, grants: [] },
         user,
@@ -214,6 +223,19 @@ export function oauthModel(ctx: Context, options: ModelOptions) {
     if (left <= 0) throw new InvalidGrantError(`Invalid grant: ${what} has expired`);
     const user = await userById(ctx, row.account_id, row.user_id);
     return user ? { left, user: { id: user.id, accountId: user.account_id, username: user.username } } : null;
+  }
+
+  /**
+   * RFC 6749 4.1.3 asks a token request to repeat the code's redirect URI. It may leave it out when the
+   * code went to one of the client's own redirect URIs (with a query it added or not), as a console
+   * does: the empty text stands for "not to check". Otherwise refused before the code is spent.
+   */
+  async function omittedRedirectUri(row: { client_id: string; redirect_uri: string }): Promise<string> {
+    const client = await activeClient(ctx, row.client_id);
+    if (client && redirectUrisOf(client).some((uri) => redirectUriMatches(uri, row.redirect_uri))) return '';
+    throw new InvalidRequestError(
+      'Missing parameter: `redirect_uri`: the code was sent to a redirect URI the client no longer has registered',
+    );
   }
 
   // The library's types ask for getAccessToken, which only its authenticate() uses; /v4 checks tokens itself.

@@ -3,11 +3,11 @@ import formbody from '@fastify/formbody';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.ts';
+import { addFormDataParser, refuseOtherBodies } from '../../http/body-parsers.ts';
 import { toApiError } from '../../http/error-handler.ts';
-import { ownBaseUrls } from '../../http/public-url.ts';
+import { listeningPort, ownBaseUrls } from '../../http/public-url.ts';
 import { userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
-import { CONSOLE_CLIENT_ID, consoleRedirectUri, INSTALLATION_ACCOUNT_ID } from './console-client.ts';
 import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
 import {
   ACCESS_TOKEN_LIFETIME_S,
@@ -17,6 +17,8 @@ import {
   revokeGrantOfToken,
 } from './oauth-grant.service.ts';
 import { type ModelOptions, type OAuthUser, oauthModel } from './oauth-model.ts';
+import { type Form, repeatedParameter, textOf } from './oauth-params.ts';
+import { clientRedirectUris, errorRedirect } from './redirect-uris.ts';
 import { SignInAttempts } from './sign-in-attempts.ts';
 
 const { OAuthError, InvalidClientError, InvalidRequestError, ServerError } = OAuth2Server;
@@ -24,20 +26,6 @@ const { OAuthError, InvalidClientError, InvalidRequestError, ServerError } = OAu
 /** How the page and its POST end, besides the library's redirect. */
 class ShowSignIn extends Error {}
 class WrongPassword extends Error {}
-
-type Form = Record<string, unknown>;
-
-/** RFC 6749 3.1: no parameter may be sent twice. */
-function repeatedParameter(...sources: Form[]): string | undefined {
-  for (const source of sources) {
-    for (const [key, value] of Object.entries(source)) if (Array.isArray(value)) return key;
-  }
-  return undefined;
-}
-
-function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
 
 function paramsOf(source: Form): AuthorizeParams {
   const params: AuthorizeParams = {};
@@ -48,13 +36,26 @@ function paramsOf(source: Form): AuthorizeParams {
   return params;
 }
 
-function libraryRequest(request: FastifyRequest, body: Form): OAuth2Server.Request {
+/** The request as the library takes it; `headers` replace the request's own. */
+function libraryRequest(request: FastifyRequest, body: Form, headers: Record<string, string> = {}): OAuth2Server.Request {
   return new OAuth2Server.Request({
     method: request.method,
     query: { ...(request.query as Record<string, string>) },
-    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, [v ?? ''].flat().join(', ')])),
+    headers: {
+      ...Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, [v ?? ''].flat().join(', ')])),
+      ...headers,
+    },
     body,
   });
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+/** The bodies the token endpoint takes: a form, as RFC 6749 says, or multipart, as a browser's FormData posts one. */
+const TOKEN_BODIES = [FORM, 'multipart/form-data'];
+
+/** A request's media type, without its parameters (`; charset`, `; boundary`). */
+function mediaType(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
@@ -77,22 +78,33 @@ function sendLibraryResponse(reply: FastifyReply, response: OAuth2Server.Respons
  */
 export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   const ctx: Context = app.ctx;
+  // What the framework or the rules of every request refuse (a body too large or nested too deep, a content
+  // type it cannot read, the NUL character) answers as RFC 6749 5.2 says; set first, so the token's scope has it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const refused = toApiError(error);
+    const status = refused.status < 500 ? 400 : 500;
+    if (status === 500) request.log.error({ err: error }, 'sign-in request failed');
+    const description = status === 500 ? 'The server could not answer' : refused.message;
+    if (request.url.split('?')[0]?.endsWith('/authorize'))
+      return sendPage(reply, status, errorPage('invalid_request', description));
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: description });
+  });
   await app.register(formbody);
+  // A form is what these endpoints take (JSON too, as before): a body of another type is told so.
+  app.removeContentTypeParser('*');
+  refuseOtherBodies(app, FORM);
   const attempts = new SignInAttempts(ctx.clock);
 
-  // The port the server listens on: the configured one, or the one the system chose for port 0.
-  const listeningPort = () => {
-    const address = app.server.address();
-    return typeof address === 'object' && address !== null ? address.port : ctx.config.port;
-  };
-  const server = (endpoint: ModelOptions['endpoint']) =>
+  const ownUrls = () => ownBaseUrls(ctx.config, listeningPort(app.server, ctx.config.port));
+  const server = (endpoint: ModelOptions['endpoint'], redirectUriOmitted = false) =>
     new OAuth2Server({
       model: oauthModel(ctx, {
         endpoint,
-        extraRedirectUris: (client) =>
-          client.account_id === INSTALLATION_ACCOUNT_ID && client.id === CONSOLE_CLIENT_ID
-            ? ownBaseUrls(ctx.config, listeningPort()).map(consoleRedirectUri)
-            : [],
+        redirectUris: (client) => clientRedirectUris(client, ownUrls()),
+        redirectUriOmitted,
       }),
       accessTokenLifetime: ACCESS_TOKEN_LIFETIME_S,
       refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_S,
@@ -136,9 +148,10 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
           }),
         );
       }
-      // Redirected to the client when the library could (the client and its redirect URI were good).
-      if (response.status === 302 && response.headers?.location) return sendLibraryResponse(reply, response);
       const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
+      // Redirected to the client when the library could (the client and its redirect URI were good).
+      const location = response.status === 302 ? response.headers?.location : undefined;
+      if (location) return reply.redirect(errorRedirect(location, oauthError, params.state), 302);
       if (oauthError.code >= 500) request.log.error({ err: error }, 'authorization failed');
       return sendPage(reply, oauthError.code >= 500 ? 500 : 400, errorPage(oauthError.name, oauthError.message));
     }
@@ -153,7 +166,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
   app.post('/authorize', { schema: { hide: true } }, async (request, reply) => {
     // Against cross-site request forgery: a browser names the page a form was sent from, which must be ours.
     const origin = request.headers.origin;
-    if (origin !== undefined && !ownBaseUrls(ctx.config, listeningPort()).some((url) => new URL(url).origin === origin)) {
+    if (origin !== undefined && !ownUrls().some((url) => new URL(url).origin === origin)) {
       return sendPage(reply, 403, errorPage('invalid_request', "The sign-in form may be sent only from this server's own page"));
     }
     const form: Form = { ...((request.body as Form | undefined) ?? {}) };
@@ -183,14 +196,28 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     });
   });
 
-  app.post('/token', { schema: { hide: true } }, async (request, reply) => {
+  // The token endpoint alone takes multipart too: a browser app may post its FormData as it is.
+  await app.register(async (tokenScope) => {
+    tokenScope.removeContentTypeParser('*');
+    refuseOtherBodies(tokenScope, TOKEN_BODIES.join(' or '));
+    addFormDataParser(tokenScope);
+    tokenScope.post('/token', { schema: { hide: true } }, token);
+  });
+
+  async function token(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const body: Form = { ...((request.body as Form | undefined) ?? {}) };
     const response = new OAuth2Server.Response({ headers: {} });
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    if (!TOKEN_BODIES.includes(mediaType(request))) {
+      return tokenError(reply, new InvalidRequestError(`Invalid request: content must be ${TOKEN_BODIES.join(' or ')}`));
+    }
     const repeated = repeatedParameter(body);
     if (repeated) return tokenError(reply, new InvalidRequestError(`Invalid request: \`${repeated}\` is given more than once`));
     try {
-      await server('token').token(libraryRequest(request, body), response);
+      // Both bodies read alike: the library, which checks for a form, is told it has one.
+      const form = libraryRequest(request, body, { 'content-type': FORM });
+      const omitted = body.redirect_uri === undefined && (request.query as Form).redirect_uri === undefined;
+      await server('token', omitted).token(form, response);
       return sendLibraryResponse(reply, response);
     } catch (error) {
       const oauthError = error instanceof OAuthError ? error : new ServerError(String(error));
@@ -199,7 +226,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
       if (challenge) reply.header('www-authenticate', challenge);
       return tokenError(reply, oauthError);
     }
-  });
+  }
 
   // RFC 7009: the client authenticates as at the token endpoint (a public client by its id alone), and
   // any token it sends is answered 200, revoked or not.
@@ -221,21 +248,6 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
     if (!token) return tokenError(reply, new InvalidRequestError('Missing parameter: `token`'));
     await revokeGrantOfToken(ctx, credentials.id, token, textOf(body.token_type_hint));
     return reply.status(200).send();
-  });
-
-  // What the framework or the rules of every request refuse (a body too large or nested too deep, a content
-  // type it cannot read, the NUL character) answers as RFC 6749 5.2 says.
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const refused = toApiError(error);
-    const status = refused.status < 500 ? 400 : 500;
-    if (status === 500) request.log.error({ err: error }, 'sign-in request failed');
-    const description = status === 500 ? 'The server could not answer' : refused.message;
-    if (request.url.split('?')[0]?.endsWith('/authorize'))
-      return sendPage(reply, status, errorPage('invalid_request', description));
-    return reply
-      .status(status)
-      .header('cache-control', 'no-store')
-      .send({ error: status === 500 ? 'server_error' : 'invalid_request', error_description: description });
   });
 };
 
