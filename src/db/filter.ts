@@ -75,7 +75,7 @@ class Compiler {
 
   field(name: string, value: unknown, depth: number): RawBuilder<SqlBool> {
     const field = Object.hasOwn(this.#spec.fields, name) ? this.#spec.fields[name] : undefined;
-    if (!field) throw fail.badRequest(`Cannot filter on ${name}: it is not a filterable field`, FIELD);
+    if (!field) throw fail.badRequest(`Cannot filter on ${name}`, FIELD);
     if (isPlainObject(value)) {
       const parts: RawBuilder<SqlBool>[] = [];
       for (const [opKey, operand] of Object.entries(value)) {

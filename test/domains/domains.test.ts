@@ -28,7 +28,11 @@ for (const dialect of DIALECTS) {
         refresh_sec: 0,
         ttl_sec: 0,
         tags: [],
+        created: created.created,
+        updated: created.created,
+        errors: '',
       });
+      assert.match(created.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
       assert.deepEqual((await app.request('GET', `${URL}/${created.id}`)).body, created);
       const list = await app.request('GET', URL);
       assert.deepEqual(list.body, { data: [created], page: 1, pages: 1, results: 1 });

@@ -164,12 +164,20 @@ for (const dialect of DIALECTS) {
       assert.match(failed.last_error ?? '', /127\.0\.0\.2/, 'the failure names the master');
       assert.equal(failed.records, null);
       assert.equal((await dig(slave.port, 'www.fragile.example', 'A')).status, 'REFUSED');
+      // The domain says why, as clients read it.
+      const shown = (await slave.app.request('GET', `/v4/domains/${copy.id}`)).body;
+      assert.equal(shown.errors, failed.last_error);
+      assert.deepEqual(
+        (await slave.app.request('GET', '/v4/domains')).body.data.map((d: { errors: string }) => d.errors),
+        [failed.last_error],
+      );
 
       const put = await slave.app.request('PUT', `/v4/domains/${copy.id}`, { body: { master_ips: ['127.0.0.2', '127.0.0.1'] } });
       assert.equal(put.status, 200);
       await runDueJobs(slave.app);
       assert.deepEqual(await answers(slave.port, 'www.fragile.example', 'A'), ['192.0.2.20'], 'the next master answered at once');
       assert.equal((await slaveState(slave.app, copy.id)).master, `127.0.0.1:${master.port}`);
+      assert.equal((await slave.app.request('GET', `/v4/domains/${copy.id}`)).body.errors, '');
 
       // The master stops answering for the zone: the copy stays served until the last good check
       // plus the expire time, with checks at the retry time meanwhile.

@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
 
       for (const bad of [
         { script: '#!' },
-        { username: 'x' },
+        { username: { '+gt': 5 } },
         { '+order_by': 'mine' },
         { mine: 'yes' },
         { mine: { '+gt': true } },

@@ -7,12 +7,13 @@ import type { Domain } from './domain.schema.ts';
 import { candidateOf } from './domain-rules.ts';
 import type { RecordRow } from './record.repository.ts';
 import type { DomainRecord } from './record.schema.ts';
+import { findSlaveErrors } from './slave-zone.repository.ts';
 
-export function domainRowToDomain(row: DomainRow, tags: string[]): Domain {
-  return { id: row.id, ...candidateOf(row), tags };
+export function domainRowToDomain(row: DomainRow, tags: string[], errors: string): Domain {
+  return { id: row.id, ...candidateOf(row), tags, created: row.created, updated: row.updated, errors };
 }
 
-/** API objects for domains of one account, with one query for their tags. */
+/** API objects for domains of one account, with one query for their tags and one for the slaves' transfer errors. */
 export async function toDomains(db: Kysely<Database>, accountId: number, rows: readonly DomainRow[]): Promise<Domain[]> {
   const tags = await tagsOf(
     db,
@@ -20,7 +21,9 @@ export async function toDomains(db: Kysely<Database>, accountId: number, rows: r
     'domain',
     rows.map((r) => r.id),
   );
-  return rows.map((row) => domainRowToDomain(row, tags.get(row.id) ?? []));
+  const slaves = rows.filter((r) => r.type === 'slave').map((r) => r.id);
+  const errors = await findSlaveErrors(db, accountId, slaves);
+  return rows.map((row) => domainRowToDomain(row, tags.get(row.id) ?? [], errors.get(row.id) ?? ''));
 }
 
 export async function toDomain(db: Kysely<Database>, row: DomainRow): Promise<Domain> {

@@ -18,6 +18,9 @@ const FILTER: FilterSpec = {
     domain: { column: 'domains.domain', type: 'string', normalize: (v) => v.toLowerCase() },
     group: { column: 'domains.domain_group', type: 'string' },
     tags: tagsFilterField('domain', 'domains.id'),
+    // Not marked filterable by the reference; clients order and page by them.
+    created: { column: 'domains.created', type: 'datetime' },
+    updated: { column: 'domains.updated', type: 'datetime' },
   },
   defaultOrder: { column: 'domains.id', direction: 'asc' },
   tiebreak: 'domains.id',

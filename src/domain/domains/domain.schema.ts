@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { INT32_MAX, IntegerId, StringEnum } from '../../http/schemas.ts';
+import { INT32_MAX, IntegerId, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { TagLabel } from '../nodes/node.schema.ts';
 
 export const DOMAIN_TYPES = ['master', 'slave'] as const;
@@ -30,6 +30,10 @@ export const DomainSchema = Type.Object({
   refresh_sec: Type.Integer(),
   ttl_sec: Type.Integer(),
   tags: Type.Array(Type.String()),
+  created: Timestamp,
+  updated: Timestamp,
+  // Why the last transfer from a slave domain's masters failed; '' when it did not (and for masters).
+  errors: Type.String(),
 });
 export type Domain = Static<typeof DomainSchema>;
 

@@ -20,6 +20,8 @@ const FILTER: FilterSpec = {
     size: { column: 'images.size', type: 'integer' },
     type: { column: 'images.type', type: 'string' },
     vendor: { column: 'images.vendor', type: 'string' },
+    created: { column: 'images.created', type: 'datetime' },
+    updated: { column: 'images.updated', type: 'datetime' },
   },
   defaultOrder: { column: 'images.sort', direction: 'asc' },
   tiebreak: 'images.num',

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FilterSpec } from '../../db/filter.ts';
 import { grantedTo } from '../../db/grant-scope.ts';
@@ -117,7 +117,16 @@ export function insertAddressesIfFree(
 }
 
 const FILTER: FilterSpec = {
-  fields: { region: { column: 'ip_addresses.region', type: 'string' } },
+  fields: {
+    region: { column: 'ip_addresses.region', type: 'string' },
+    node_id: { column: 'ip_addresses.node_id', type: 'integer' },
+    // No address is reserved apart from a node here (the IP objects say `reserved: false`).
+    reserved: {
+      column: 'reserved',
+      type: 'boolean',
+      custom: (op, value) => ((op === 'eq') === (value === false) ? sql<SqlBool>`1 = 1` : sql<SqlBool>`1 = 0`),
+    },
+  },
   defaultOrder: { column: 'ip_addresses.region', direction: 'asc' },
   tiebreak: 'ip_addresses.address',
 };

@@ -13,8 +13,8 @@ const order = {
   tiebreak: 'ipv6_blocks.range',
 } as const;
 const POOL_FILTER: FilterSpec = { fields: { region: { column: 'ipv6_blocks.region', type: 'string' } }, ...order };
-// The reference marks no field of a range filterable.
-const RANGE_FILTER: FilterSpec = { fields: {}, ...order };
+// The reference marks no field of a range filterable; clients filter them by region, as pools.
+const RANGE_FILTER: FilterSpec = { fields: { region: { column: 'ipv6_blocks.region', type: 'string' } }, ...order };
 
 function blocksOf(db: Kysely<Database>, accountId: number, kind: Ipv6BlockTable['kind']) {
   return db

@@ -11,6 +11,7 @@ const FILTER: FilterSpec = {
   fields: {
     label: { column: 'vlans.label', type: 'string' },
     region: { column: 'vlans.region', type: 'string' },
+    created: { column: 'vlans.created', type: 'datetime' },
   },
   defaultOrder: { column: 'vlans.id', direction: 'asc' },
   tiebreak: 'vlans.id',

@@ -30,6 +30,8 @@ const FILTER: FilterSpec = {
     image: { column: 'nodes.image', type: 'string' },
     group: { column: 'nodes.node_group', type: 'string' },
     tags: tagsFilterField('node', 'nodes.id'),
+    created: { column: 'nodes.created', type: 'datetime' },
+    updated: { column: 'nodes.updated', type: 'datetime' },
     ipv4: {
       column: 'nodes.id',
       type: 'string',

@@ -9,6 +9,7 @@ export type RegionRow = Selectable<RegionTable>;
 const FILTER: FilterSpec = {
   fields: {
     id: { column: 'id', type: 'string' },
+    label: { column: 'label', type: 'string' },
     country: { column: 'country', type: 'string' },
     status: { column: 'status', type: 'string' },
     site_type: { column: 'site_type', type: 'string' },

@@ -40,6 +40,9 @@ function filterSpec(scope: AccountScope | null): FilterSpec {
       rev_note: { column: 'stackscripts.rev_note', type: 'string' },
       is_public: { column: 'stackscripts.is_public', type: 'boolean' },
       deployments_total: { column: 'stackscripts.deployments_total', type: 'integer' },
+      username: { column: 'stackscripts.username', type: 'string' },
+      created: { column: 'stackscripts.created', type: 'datetime' },
+      updated: { column: 'stackscripts.updated', type: 'datetime' },
       mine: {
         column: 'mine',
         type: 'boolean',

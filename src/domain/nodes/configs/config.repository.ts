@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../../db/database.ts';
 import type { FilterSpec } from '../../../db/filter.ts';
 import { grantedTo } from '../../../db/grant-scope.ts';
@@ -11,11 +11,27 @@ import type { ConfigTable } from './config.table.ts';
 
 export type ConfigRow = Selectable<ConfigTable>;
 
-const FILTER: FilterSpec = {
-  fields: { label: { column: 'configs.label', type: 'string' } },
-  defaultOrder: { column: 'configs.id', direction: 'asc' },
-  tiebreak: 'configs.id',
-};
+/** A config's label, and its interfaces by the label of a VLAN they join (`{"interfaces": "my-vlan"}`). */
+function filterSpec(db: Kysely<Database>): FilterSpec {
+  const interfaces = jsonArrayRows(db, 'configs.interfaces');
+  return {
+    fields: {
+      label: { column: 'configs.label', type: 'string' },
+      interfaces: {
+        column: 'configs.interfaces',
+        type: 'string',
+        custom: (op, value) => {
+          const joins = sql<SqlBool>`exists (select 1 from ${interfaces.rows} where ${interfaces.field('label')} = ${value})`;
+          if (op === 'eq') return joins;
+          if (op === 'neq') return sql<SqlBool>`not ${joins}`;
+          throw fail.badRequest('Filter interfaces by the label of a VLAN, equal or not equal to it', 'X-Filter');
+        },
+      },
+    },
+    defaultOrder: { column: 'configs.id', direction: 'asc' },
+    tiebreak: 'configs.id',
+  };
+}
 
 function configsOf(db: Kysely<Database>, accountId: number, nodeId: number) {
   return db
@@ -31,7 +47,7 @@ export function listConfigs(
   nodeId: number,
   request: PageRequest,
 ): Promise<Page<ConfigRow>> {
-  return paginate(configsOf(db, accountId, nodeId), request, FILTER);
+  return paginate(configsOf(db, accountId, nodeId), request, filterSpec(db));
 }
 
 export function findConfigs(db: Kysely<Database>, accountId: number, nodeId: number): Promise<ConfigRow[]> {
