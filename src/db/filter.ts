@@ -10,9 +10,12 @@ export interface FilterField {
   /** Column reference, qualified when the query joins (`nodes.label`). */
   column: string;
   type: FilterFieldType;
-  /** For fields not stored as one column (tags): builds the condition itself. */
-  custom?: (op: FilterOp, value: FilterValue) => RawBuilder<SqlBool>;
-  /** Whether `+order_by` may name it; defaults to true for plain columns. */
+  /**
+   * For fields not stored as one column (tags), or values that stand for more than the column
+   * holds: builds the condition itself, or gives null for the column's own comparison.
+   */
+  custom?: (op: FilterOp, value: FilterValue) => RawBuilder<SqlBool> | null;
+  /** Whether `+order_by` may name it (its column); defaults to true for plain columns, false for custom ones. */
   sortable?: boolean;
   /** Text fields stored in one spelling (lower-case names): a value is matched in that spelling. */
   normalize?: (value: string) => string;
@@ -104,7 +107,8 @@ class Compiler {
     this.#conditions += 1;
     if (this.#conditions > MAX_CONDITIONS) throw fail.badRequest(`A filter may hold at most ${MAX_CONDITIONS} conditions`, FIELD);
     const value = checkValue(name, field, op, raw);
-    if (field.custom) return field.custom(op, value);
+    const custom = field.custom?.(op, value);
+    if (custom) return custom;
     const column = sql.ref(field.column);
     if (value === null) {
       if (op === 'eq') return sql<SqlBool>`${column} is null`;
@@ -137,7 +141,7 @@ class Compiler {
     }
     if (typeof by !== 'string') throw fail.badRequest('+order_by must name a field', FIELD);
     const field = Object.hasOwn(spec.fields, by) ? spec.fields[by] : undefined;
-    if (!field || field.custom || field.sortable === false) {
+    if (!field || !(field.sortable ?? field.custom === undefined)) {
       throw fail.badRequest(`Cannot order by ${by}: it is not a sortable field`, FIELD);
     }
     const direction = dir ?? 'asc';

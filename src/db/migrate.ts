@@ -27,6 +27,7 @@ import * as nodeLists from './migrations/0025-node-lists.ts';
 import * as jobClaimOrder from './migrations/0026-job-claim-order.ts';
 import * as jobClaimFunction from './migrations/0027-job-claim-function.ts';
 import * as regionSiteType from './migrations/0028-region-site-type.ts';
+import * as eventRecords from './migrations/0029-event-records.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -62,6 +63,7 @@ const STEPS: Record<string, Step> = {
   '0026-job-claim-order': jobClaimOrder,
   '0027-job-claim-function': jobClaimFunction,
   '0028-region-site-type': regionSiteType,
+  '0029-event-records': eventRecords,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -38,6 +38,14 @@ export interface WorkContext extends PrepareContext {
 export interface OperationEvent {
   id: number;
   created: string;
+  /** MB of data the operation moves (a clone's disks): the event's rate follows from it. */
+  dataMb?: number;
+}
+
+/** How a running operation goes on, as its event shows it: time left and rate, each null when not known. */
+export interface OperationPace {
+  remainingMs: number | null;
+  mbPerSecond: number | null;
 }
 
 export interface OperationSpec {
@@ -59,6 +67,7 @@ export type ReportProgress = (
   event: OperationEvent & { accountId: number },
   status: 'started' | 'finished' | 'failed',
   percentComplete: number,
+  pace?: OperationPace | null,
 ) => Promise<void>;
 
 export interface OperationJobOptions {
@@ -98,6 +107,21 @@ export function transitionMs(ctx: Context, kind: TransitionKind): number | 'manu
   return Math.round(defaultTransitionMs(kind) * ctx.timing.scale);
 }
 
+/** When a simulated operation (one on a timer) ends, on the service clock, and how long it runs. */
+interface SimulatedTiming {
+  finishAt: number;
+  durationMs: number;
+}
+
+/** A simulated operation's pace: what is left of its timer, and its data spread evenly over it. */
+function simulatedPace(event: OperationEvent, timing: SimulatedTiming, nowMs: number): OperationPace {
+  const { dataMb } = event;
+  return {
+    remainingMs: Math.max(0, timing.finishAt - nowMs),
+    mbPerSecond: dataMb !== undefined && timing.durationMs > 0 ? dataMb / (timing.durationMs / 1000) : null,
+  };
+}
+
 /** Turns operation handlers into the job handlers that run their phases. */
 export function operationJobs(handlers: readonly OperationHandler[], options: OperationJobOptions): JobHandler[] {
   const { progress, hold } = options;
@@ -126,12 +150,12 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
         const event = payload.event as OperationEvent | null;
         const accountId = job.account_id ?? 0;
         const host = work && phase === 'start' && options.hostOf ? await options.hostOf(jc) : null;
-        const next = (p: Phase, at: number, heldFor?: string) =>
+        const next = (p: Phase, at: number, heldFor?: string, timing?: SimulatedTiming) =>
           enqueueJob(trx, ctx.clock, {
             kind: op.kind,
             accountId,
             runAt: at,
-            payload: { ...payload, phase: p },
+            payload: { ...payload, phase: p, ...timing },
             ...(heldFor ? { heldFor } : {}),
             ...(host !== null ? { host } : {}),
             // Work that failed three times (a guest that never came up) fails the operation, not a tenth try.
@@ -139,17 +163,23 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
           });
         if (phase === 'start') {
           await op.start?.(jc);
-          if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 0);
           const now = ctx.clock.nowMs();
           const duration = work ? 0 : transitionMs(ctx, op.transition);
+          const timing = typeof duration === 'number' && !work ? { finishAt: now + duration, durationMs: duration } : undefined;
+          if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 0, timing && simulatedPace(event, timing, now));
           if (duration === 'manual') {
             await next('finish', now, op.transition);
           } else {
-            if (duration >= 2) await next('progress', now + Math.floor(duration / 2));
+            if (duration >= 2) await next('progress', now + Math.floor(duration / 2), undefined, timing);
             await next('finish', now + duration);
           }
         } else if (phase === 'progress') {
-          if (event) await progress(trx, ctx, { accountId, ...event }, 'started', 50);
+          const { finishAt, durationMs } = payload as Partial<SimulatedTiming>;
+          if (event) {
+            const timed = finishAt !== undefined && durationMs !== undefined;
+            const pace = timed ? simulatedPace(event, { finishAt, durationMs }, ctx.clock.nowMs()) : null;
+            await progress(trx, ctx, { accountId, ...event }, 'started', 50, pace);
+          }
         } else {
           await op.finish(jc);
           if (event) await progress(trx, ctx, { accountId, ...event }, 'finished', 100);

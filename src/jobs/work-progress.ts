@@ -1,13 +1,14 @@
 import type { PrepareContext } from './handler.ts';
-import type { OperationEvent, ReportProgress } from './operation.ts';
+import type { OperationEvent, OperationPace, ReportProgress } from './operation.ts';
 
 /** Progress is written at most this often (wall clock): a copy reports many times a second. */
 const WRITE_EVERY_MS = 1000;
 
 /**
  * An operation's real work reporting how far it is: the event's percent_complete follows, between 1
- * and 99 (100 is the finish phase's), only ever up, one write at a time. The work waits for the last
- * write (`settled`) before the finish phase runs, so a late write never lands after it.
+ * and 99 (100 is the finish phase's), only ever up, one write at a time, with the time left and the
+ * rate as the pace so far gives them. The work waits for the last write (`settled`) before the
+ * finish phase runs, so a late write never lands after it.
  */
 export class WorkProgress {
   #job: PrepareContext;
@@ -18,6 +19,7 @@ export class WorkProgress {
   #lastWriteAt = Number.NEGATIVE_INFINITY;
   #writing: Promise<void> | null = null;
   #later: NodeJS.Timeout | undefined;
+  readonly #startedAt = performance.now();
 
   constructor(job: PrepareContext, event: (OperationEvent & { accountId: number }) | null, write: ReportProgress) {
     this.#job = job;
@@ -47,7 +49,7 @@ export class WorkProgress {
     if (event === null || percent <= this.#written) return;
     const { ctx } = this.#job;
     this.#lastWriteAt = performance.now();
-    this.#writing = this.#write(ctx.db, ctx, event, 'started', percent)
+    this.#writing = this.#write(ctx.db, ctx, event, 'started', percent, this.#pace(event, percent / 100))
       .then(() => {
         this.#written = percent;
       })
@@ -55,6 +57,16 @@ export class WorkProgress {
       .finally(() => {
         this.#writing = null;
       });
+  }
+
+  /** At this pace so far, what is left and how fast the data moves (the event's, when it says how much). */
+  #pace(event: OperationEvent, fraction: number): OperationPace {
+    const elapsedMs = performance.now() - this.#startedAt;
+    if (elapsedMs <= 0) return { remainingMs: null, mbPerSecond: null };
+    return {
+      remainingMs: (elapsedMs * (1 - fraction)) / fraction,
+      mbPerSecond: event.dataMb !== undefined ? (event.dataMb * fraction) / (elapsedMs / 1000) : null,
+    };
   }
 
   /** Waits for the write under way; what was reported since is left to the finish phase. */

@@ -268,7 +268,7 @@ for (const dialect of DIALECTS) {
         assert.equal(events.length, 1, action);
         assert.deepEqual([events[0]?.entity_type, events[0]?.entity_id], ['domain', z.domain.id], action);
         assert.deepEqual(JSON.parse(events[0]?.secondary_entity ?? 'null'), {
-          id: String(record.id),
+          id: record.id,
           type: 'domain_record',
           label: 'mail',
           url: `/v4/domains/${z.domain.id}/records/${record.id}`,

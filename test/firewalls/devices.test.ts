@@ -39,8 +39,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         added.map((e) => [e.entity_type, e.entity_id, JSON.parse(e.secondary_entity ?? 'null')]),
         [
-          ['firewall', fw.id, { id: String(a.id), type: 'node', label: 'node-a', url: `/v4/node/instances/${a.id}` }],
-          ['firewall', fw.id, { id: String(b.id), type: 'node', label: 'node-b', url: `/v4/node/instances/${b.id}` }],
+          ['firewall', fw.id, { id: a.id, type: 'node', label: 'node-a', url: `/v4/node/instances/${a.id}` }],
+          ['firewall', fw.id, { id: b.id, type: 'node', label: 'node-b', url: `/v4/node/instances/${b.id}` }],
         ],
       );
 
@@ -129,7 +129,7 @@ for (const dialect of DIALECTS) {
       assert.equal(removed.length, 1);
       assert.equal(removed[0]?.entity_id, fw.id);
       assert.deepEqual(JSON.parse(removed[0]?.secondary_entity ?? 'null'), {
-        id: String(node.id),
+        id: node.id,
         type: 'node',
         label: 'target',
         url: `/v4/node/instances/${node.id}`,

@@ -36,11 +36,12 @@ for (const dialect of DIALECTS) {
 
       const [scheduled] = await eventsOf(app, me.accountId, 'disk_imagize');
       assert.equal(scheduled?.status, 'scheduled');
-      assert.equal(scheduled?.entity_type, 'disks');
+      // As the live service records it: the disk's node, and the image by its number.
+      assert.equal(scheduled?.entity_type, 'node');
       assert.equal(scheduled?.entity_id, node.id);
-      assert.equal(scheduled?.entity_url, `/v4/node/instances/${node.id}/disks/${disk.id}`);
+      assert.equal(scheduled?.entity_url, `/v4/node/instances/${node.id}`);
       assert.deepEqual(JSON.parse(scheduled?.secondary_entity ?? 'null'), {
-        id: image.id,
+        id: Number(image.id.slice('private/'.length)),
         type: 'image',
         label: image.label,
         url: `/v4/images/${image.id}`,
@@ -55,7 +56,7 @@ for (const dialect of DIALECTS) {
       const events = await app.request('GET', '/v4/account/events', {
         headers: { 'x-filter': JSON.stringify({ action: 'disk_imagize' }) },
       });
-      assert.equal(events.body.data[0].secondary_entity.id, image.id);
+      assert.equal(events.body.data[0].secondary_entity.url, `/v4/images/${image.id}`);
     });
 
     test('a given label wins over the disk label; description is 1..65000 characters', async (t) => {

@@ -20,8 +20,8 @@ async function ticketEvents(app: TestApp) {
     res.body.data as {
       action: string;
       entity: { id: number; type: string };
-      secondary_entity: { id: string; type: string } | null;
-      message: string | null;
+      secondary_entity: { id: number; type: string } | null;
+      message: string;
     }[]
   )
     .filter((e) => e.entity?.type === 'ticket')
@@ -74,8 +74,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         events.map((e) => [e.action, e.entity.id, e.secondary_entity?.type, e.secondary_entity?.id]),
         [
-          ['ticket_create', issue.entity.id, 'managed_service', String(service.id)],
-          ['ticket_update', issue.entity.id, 'managed_service', String(service.id)],
+          ['ticket_create', issue.entity.id, 'managed_service', service.id],
+          ['ticket_update', issue.entity.id, 'managed_service', service.id],
         ],
       );
       assert.equal(events[0]?.message, 'HTTP 503');

@@ -50,7 +50,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await getNode(app, source.id)).status, 'running', 'the source is not held');
       const [event] = await eventsOf(app, me.accountId, 'node_clone');
       assert.equal(event?.entity_id, source.id);
-      assert.equal(JSON.parse(event?.secondary_entity ?? '{}').id, String(made.id));
+      assert.equal(JSON.parse(event?.secondary_entity ?? '{}').id, made.id);
 
       await settle(app);
       assert.equal((await getNode(app, made.id)).status, 'offline');

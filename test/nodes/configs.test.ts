@@ -71,7 +71,17 @@ for (const dialect of DIALECTS) {
       for (const action of ['node_config_create', 'node_config_update', 'node_config_delete']) {
         const [event] = await eventsOf(app, me.accountId, action);
         assert.equal(event?.entity_id, node.id, action);
-        assert.equal(JSON.parse(event?.secondary_entity ?? '{}').id, String(config.id), action);
+        assert.deepEqual(
+          JSON.parse(event?.secondary_entity ?? '{}'),
+          {
+            id: config.id,
+            type: 'node_config',
+            label: action === 'node_config_create' ? 'rescue' : 'rescue-2',
+            url: `/v4/node/instances/${node.id}/configs/${config.id}`,
+          },
+          action,
+        );
+        assert.equal(event?.status, 'notification', action);
       }
       const vlans = await app.runtime.ctx.db.selectFrom('vlans').select('label').where('account_id', '=', me.accountId).execute();
       assert.deepEqual(

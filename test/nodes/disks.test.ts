@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('GET', `${base}/${empty.body.id}`)).body.status, 'ready');
       const [event] = await eventsOf(app, me.accountId, 'disk_create');
       assert.equal(event?.status, 'finished');
-      assert.equal(JSON.parse(event?.secondary_entity ?? '{}').id, String(empty.body.id));
+      assert.equal(JSON.parse(event?.secondary_entity ?? '{}').id, empty.body.id);
 
       const fromImage = await app.request('POST', base, {
         body: { size: 3000, image: IMAGE, root_pass: ROOT_PASS, label: 'system', filesystem: 'ext3' },

@@ -46,7 +46,9 @@ for (const dialect of DIALECTS) {
       assert.equal((await getNode(app, node.id)).status, 'offline', 'the watchdog gave up');
       const boots = await eventsOf(app, me.accountId, 'lassie_reboot');
       assert.equal(boots.length, 6);
-      assert.ok(boots.every((e) => e.status === 'finished' && e.username === null && e.entity_id === node.id));
+      // The watchdog's doing, no user's: the service's own name, and the config it booted.
+      assert.ok(boots.every((e) => e.status === 'finished' && e.username === 'system' && e.entity_id === node.id));
+      assert.ok(boots.every((e) => JSON.parse(e.secondary_entity ?? 'null')?.type === 'node_config'));
 
       await app.request('POST', `/v4/node/instances/${node.id}/boot`);
       await settle(app);

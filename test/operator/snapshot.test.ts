@@ -94,6 +94,7 @@ for (const dialect of DIALECTS) {
           '0026-job-claim-order',
           '0027-job-claim-function',
           '0028-region-site-type',
+          '0029-event-records',
         ],
         blobs: 'by-key',
       });

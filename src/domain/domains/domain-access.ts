@@ -46,7 +46,7 @@ export function recordChangeEvent(action: EventSpec['action'], domain: DomainRow
     action,
     entity: domainEntity(domain),
     secondary: {
-      id: String(record.id),
+      id: record.id,
       type: 'domain_record',
       label: record.name === '' ? domain.domain : record.name,
       url: `/v4/domains/${domain.id}/records/${record.id}`,

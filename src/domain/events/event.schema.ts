@@ -15,15 +15,24 @@ export const EventSchema = Type.Object({
   created: Timestamp,
   duration: Nullable(Type.Number()),
   entity: Nullable(EntityRef),
-  secondary_entity: Nullable(Type.Object({ id: Type.String(), label: Type.String(), type: Type.String(), url: Type.String() })),
+  // An integer id, except a public image's (`node/debian12`).
+  secondary_entity: Nullable(
+    Type.Object({
+      id: Type.Union([Type.Integer(), Type.String()]),
+      label: Type.String(),
+      type: Type.String(),
+      url: Type.String(),
+    }),
+  ),
   percent_complete: Nullable(Type.Integer()),
   rate: Nullable(Type.String()),
   read: Type.Boolean(),
   seen: Type.Boolean(),
   status: StringEnum(EVENT_STATUSES),
   time_remaining: Nullable(Type.String()),
-  username: Nullable(Type.String()),
-  message: Nullable(Type.String()),
+  username: Type.String(),
+  message: Type.String(),
+  details: Type.Object({}),
 });
 export type Event = Static<typeof EventSchema>;
 

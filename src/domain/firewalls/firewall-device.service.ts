@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../account/principal.ts';
-import { type EventSpec, recordEvent } from '../events/event.service.ts';
+import { recordEvent, type SecondaryRef } from '../events/event.service.ts';
 import { nodeEntity, nodeFor, nodeNamedIn } from '../nodes/node-access.ts';
 import { type FirewallRow, listNodeFirewalls } from './firewall.repository.ts';
 import type { CreateDevice, Firewall, FirewallDevice } from './firewall.schema.ts';
@@ -35,8 +35,8 @@ export function deviceRowToDevice(row: DeviceViewRow): FirewallDevice {
   };
 }
 
-function nodeSecondary(node: { id: number; label: string }): EventSpec['secondary'] {
-  return { ...nodeEntity(node), id: String(node.id) };
+function nodeSecondary(node: { id: number; label: string }): SecondaryRef {
+  return { ...nodeEntity(node), id: node.id };
 }
 
 export async function getDevices(ctx: Context, scope: AccountScope, firewallId: number, request: PageRequest) {

@@ -7,10 +7,12 @@ import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { findDiskForImage } from '../nodes/disks/disk-for-image.ts';
+import { nodeEntity } from '../nodes/node-access.ts';
 import { IMAGE_CREATE } from './image.jobs.ts';
 import { insertPrivateImage } from './image.repository.ts';
 import type { CreateImage, Image } from './image.schema.ts';
-import { imageRowToImage, imageSecondaryOf, scheduleImageOperation, vendorOfSourceImage } from './image.service.ts';
+import { imageRowToImage, scheduleImageOperation, vendorOfSourceImage } from './image.service.ts';
+import { imageSecondary } from './image-deploy.ts';
 
 /**
  * Captures a private image from a disk of the caller's account: `creating` at once, `available`
@@ -48,16 +50,17 @@ export async function createImage(ctx: Context, principal: Principal, body: Crea
       `creating/${randomHex(ctx.random, 12)}`,
     );
     await grantToCreator(trx, scope, 'image', row.num);
-    // Disk events name the node (the reference: disk entities carry their node's id).
+    // As the live service records it: the disk's node is the entity, the image being made the secondary.
     await scheduleImageOperation(trx, ctx, actorOf(principal), {
       kind: IMAGE_CREATE,
       image: row,
       payload: { diskId: disk.id },
       event: {
         action: 'disk_imagize',
-        entity: { id: disk.nodeId, type: 'disks', label: disk.label, url: `/v4/node/instances/${disk.nodeId}/disks/${disk.id}` },
-        secondary: imageSecondaryOf(row),
+        entity: nodeEntity({ id: disk.nodeId, label: disk.nodeLabel }),
+        secondary: imageSecondary(row),
       },
+      dataMb: disk.size,
     });
     return imageRowToImage(row);
   });

@@ -3,7 +3,9 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
+import type { SecondaryRef } from '../events/event.service.ts';
 import { findVisibleImage } from './image.repository.ts';
+import { PRIVATE_IMAGE_PREFIX } from './image.schema.ts';
 import { unbuiltImageReason } from './image-files.ts';
 import { publicImageFiles } from './public-image-data.ts';
 
@@ -13,6 +15,15 @@ export interface DeployableImage {
   size: number;
   vendor: string | null;
   label: string;
+}
+
+/**
+ * An image as the secondary entity of another object's event (node_create, disk_imagize): a private
+ * image by its number (`private/12` is 12), a public one by its text id, as the live service names them.
+ */
+export function imageSecondary(image: { id: string; label: string }): SecondaryRef {
+  const num = image.id.startsWith(PRIVATE_IMAGE_PREFIX) ? Number(image.id.slice(PRIVATE_IMAGE_PREFIX.length)) : Number.NaN;
+  return { id: Number.isSafeInteger(num) ? num : image.id, type: 'image', label: image.label, url: `/v4/images/${image.id}` };
 }
 
 /**

@@ -57,11 +57,6 @@ export function imageEntityOf(row: ImageRow): EntityRef {
   return { id: row.num, type: 'image', label: row.label, url: `/v4/images/${row.id}` };
 }
 
-/** An image as the secondary entity of another object's event (disk_imagize). */
-export function imageSecondaryOf(row: ImageRow): NonNullable<EventSpec['secondary']> {
-  return { id: row.id, type: 'image', label: row.label, url: `/v4/images/${row.id}` };
-}
-
 /** The vendor of the image a disk was deployed from: the catalog's for public images, the account's own otherwise. */
 export async function vendorOfSourceImage(
   db: Kysely<Database>,
@@ -82,13 +77,13 @@ export async function scheduleImageOperation(
   db: Kysely<Database>,
   ctx: Context,
   actor: EventActor,
-  spec: { kind: string; image: ImageRow; event: EventSpec; payload?: Record<string, number> },
+  spec: { kind: string; image: ImageRow; event: EventSpec; payload?: Record<string, number>; dataMb?: number },
 ): Promise<void> {
   const event = await recordEvent(db, ctx, actor, { ...spec.event, status: 'scheduled' });
   await scheduleOperation(db, ctx, {
     kind: spec.kind,
     accountId: actor.accountId,
-    event: { id: event.id, created: event.created },
+    event: { id: event.id, created: event.created, ...(spec.dataMb !== undefined && { dataMb: spec.dataMb }) },
     payload: { ...spec.payload, imageNum: spec.image.num },
   });
 }

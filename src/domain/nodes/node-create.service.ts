@@ -9,6 +9,7 @@ import { grantToCreator } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT, RegionDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
+import { imageSecondary } from '../images/image-deploy.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
 import { setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
@@ -19,8 +20,8 @@ import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
 import { nodeRowToNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
 import { checkInterfaces } from './node-interfaces.ts';
-import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
 import { nodePlace } from './node-json.ts';
+import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
 import { NODE_OPS, startNodeOperation } from './node-operations.ts';
 import { buildNode, type NodeSource, resolveNodeSource } from './node-source.ts';
 
@@ -178,6 +179,8 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
       node,
       action: 'node_create',
       kind: NODE_OPS.provision,
+      // Made from an image, the event names it; from a backup, nothing.
+      secondary: source.kind === 'image' ? imageSecondary(source.deployment.image) : null,
       payload: {
         configId,
         booted: body.booted ?? true,

@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { scheduleOperation } from '../../jobs/operation.ts';
 import type { Actor } from '../account/principal.ts';
-import { type EventSpec, recordEvent } from '../events/event.service.ts';
+import { recordEvent, type SecondaryRef } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
 import type { NodeRow } from './node.repository.ts';
 import { nodeEntity } from './node-access.ts';
@@ -40,7 +40,10 @@ export interface NodeOperationSpec {
   kind: string;
   /** Extra job payload; `nodeId` is always added. */
   payload?: Record<string, unknown>;
-  secondary?: EventSpec['secondary'];
+  /** The other object the event names (the disk, the config booted, the clone's target). */
+  secondary?: SecondaryRef | null;
+  /** MB the operation copies (a clone, a backup, a disk's duplicate): its event's rate follows from it. */
+  dataMb?: number;
 }
 
 /**
@@ -62,7 +65,7 @@ export async function startNodeOperation(
   await scheduleOperation(db, ctx, {
     kind: spec.kind,
     accountId: spec.node.account_id,
-    event: { id: event.id, created: event.created },
+    event: { id: event.id, created: event.created, ...(spec.dataMb !== undefined && { dataMb: spec.dataMb }) },
     payload: { ...spec.payload, nodeId: spec.node.id },
   });
 }

@@ -41,7 +41,7 @@ interface WatchedService {
 }
 
 /** Events name the service as their secondary entity. */
-const secondaryOf = (service: WatchedService) => ({ ...serviceEntity(service), id: String(service.id) });
+const secondaryOf = (service: WatchedService) => ({ ...serviceEntity(service), id: service.id });
 
 /**
  * Opens an issue (and its ticket, with a `ticket_create` event) for a service found down, unless

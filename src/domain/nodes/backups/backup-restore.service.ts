@@ -64,6 +64,7 @@ export async function restoreBackup(
       action: 'backups_restore',
       kind: NODE_OPS.restore,
       payload: { backupId: backup.id, plan },
+      dataMb: contentSize(content),
     });
   });
 }

@@ -12,7 +12,7 @@ import { claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
 import { type BackupRow, deleteBackupsOfNode, findBackup, findBackupsOfNode, insertBackup } from './backup.repository.ts';
 import type { Backup, Backups, BackupType } from './backup.schema.ts';
-import { captureNode, parseContent } from './backup-content.ts';
+import { captureNode, contentSize, parseContent } from './backup-content.ts';
 import { discardBackupCopies } from './backup-copies.ts';
 import { startAutomaticBackups } from './backup-schedule.service.ts';
 
@@ -75,6 +75,7 @@ export async function beginBackup(
 ): Promise<BackupRow> {
   const now = toTimestamp(ctx.clock.nowMs());
   await claimSettledNode(db, node, { busy: BACKUP_BUSY, updated: now });
+  const content = await captureNode(db, node);
   const row = await insertBackup(db, {
     account_id: node.account_id,
     node_id: node.id,
@@ -82,14 +83,20 @@ export async function beginBackup(
     status: 'pending',
     label: spec.label,
     region: node.region,
-    content: JSON.stringify(await captureNode(db, node)),
+    content: JSON.stringify(content),
     created: now,
     updated: now,
     finished: null,
   });
   const payload = { backupId: row.id };
   if (spec.actor) {
-    await startNodeOperation(db, ctx, spec.actor, { node, action: 'node_snapshot', kind: NODE_OPS.snapshot, payload });
+    await startNodeOperation(db, ctx, spec.actor, {
+      node,
+      action: 'node_snapshot',
+      kind: NODE_OPS.snapshot,
+      payload,
+      dataMb: contentSize(content),
+    });
   } else {
     await scheduleOperation(db, ctx, {
       kind: NODE_OPS.autoBackup,

@@ -141,7 +141,8 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
         `At most ${MAX_CONCURRENT_CLONES} clones from one node may run at once; try again when one has finished`,
       );
     }
-    const { node, returnsTo } = await claimTarget(trx, ctx, scope, source, target, body, contentSize(content));
+    const size = contentSize(content);
+    const { node, returnsTo } = await claimTarget(trx, ctx, scope, source, target, body, size);
     const disks = [...(await writeContent(trx, ctx, node, content)).diskIds];
     await startNodeOperation(trx, ctx, actorOf(principal), {
       node: source,
@@ -149,7 +150,8 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
       kind: NODE_OPS.clone,
       // Which of the source's disks each of the target's new disks is a copy of: [source disk, target disk].
       payload: { targetId: node.id, returnsTo, disks },
-      secondary: { ...nodeEntity(node), id: String(node.id) },
+      secondary: { ...nodeEntity(node), id: node.id },
+      dataMb: size,
     });
     return toNode(trx, ctx, (await findNode(trx, node.account_id, node.id)) ?? node);
   });

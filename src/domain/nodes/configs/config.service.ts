@@ -6,7 +6,7 @@ import { inTransaction } from '../../../db/transaction.ts';
 import { type ErrorItem, fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, type Actor, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
-import { type EventSpec, recordEvent } from '../../events/event.service.ts';
+import { recordEvent } from '../../events/event.service.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
 import type { VlanAttachmentRow } from '../../networking/vlan.table.ts';
 import { findDisks } from '../disks/disk.repository.ts';
@@ -32,6 +32,7 @@ import {
   type Interface,
   type UpdateConfig,
 } from './config.schema.ts';
+import { configSecondary } from './config-entity.ts';
 
 export const DEFAULT_KERNEL = 'node/latest-64bit';
 export const DEFAULT_HELPERS: ConfigHelpers = {
@@ -142,12 +143,14 @@ function regionOf(ctx: Context, node: NodeRow) {
   return region;
 }
 
-function configSecondary(row: ConfigRow): EventSpec['secondary'] {
-  return { id: String(row.id), type: 'config', label: row.label, url: `/v4/node/instances/${row.node_id}/configs/${row.id}` };
-}
-
+/** A config's changes are notifications on its node, naming the config, as the live service records them. */
 async function configEvent(db: Kysely<Database>, ctx: Context, actor: Actor, node: NodeRow, row: ConfigRow, action: EventAction) {
-  await recordEvent(db, ctx, actor, { action, entity: nodeEntity(node), secondary: configSecondary(row) });
+  await recordEvent(db, ctx, actor, {
+    action,
+    entity: nodeEntity(node),
+    secondary: configSecondary(row),
+    status: 'notification',
+  });
 }
 
 async function existingConfig(db: Kysely<Database>, node: NodeRow, configId: number): Promise<ConfigRow> {

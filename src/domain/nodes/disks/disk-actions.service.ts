@@ -41,6 +41,7 @@ export async function cloneDisk(ctx: Context, principal: Principal, nodeId: numb
       kind: NODE_OPS.diskClone,
       payload: { diskId: copy.id, sourceDiskId: source.id },
       secondary: diskSecondary(copy),
+      dataMb: source.size,
     });
     return diskRowToDisk(copy);
   });

@@ -6,7 +6,7 @@ import { inTransaction } from '../../../db/transaction.ts';
 import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
-import { type EventSpec, recordEvent } from '../../events/event.service.ts';
+import { recordEvent, type SecondaryRef } from '../../events/event.service.ts';
 import { assertDiskFits } from '../compute/host-capacity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
@@ -27,8 +27,9 @@ export function diskRowToDisk(row: DiskRow): Disk {
   };
 }
 
-export function diskSecondary(row: Pick<DiskRow, 'id' | 'label' | 'node_id'>): EventSpec['secondary'] {
-  return { id: String(row.id), type: 'disk', label: row.label, url: `/v4/node/instances/${row.node_id}/disks/${row.id}` };
+/** A disk as the secondary entity of its node's disk_* events. */
+export function diskSecondary(row: Pick<DiskRow, 'id' | 'label' | 'node_id'>): SecondaryRef {
+  return { id: row.id, type: 'disk', label: row.label, url: `/v4/node/instances/${row.node_id}/disks/${row.id}` };
 }
 
 export interface NewDisk {

@@ -54,8 +54,8 @@ export async function nodePoweredOff(trx: Kysely<Database>, ctx: Context, node: 
   const decision = watchdogDecision(JSON.parse(offline.watchdog_boots) as number[], nowMs);
   if (!decision.boot) return { watchdogBoot: false };
   try {
-    const configId = await chooseBootConfig(trx, offline, null);
-    await issueBoot(trx, ctx, operatorIn(node.account_id), offline, configId, {
+    const config = await chooseBootConfig(trx, offline, null);
+    await issueBoot(trx, ctx, operatorIn(node.account_id), offline, config, {
       action: 'lassie_reboot',
       values: { watchdog_boots: JSON.stringify(decision.boots) },
     });

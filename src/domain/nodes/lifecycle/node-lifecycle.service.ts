@@ -7,7 +7,8 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { type Actor, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
 import { assertMemoryFits } from '../compute/host-capacity.ts';
-import { findConfigs } from '../configs/config.repository.ts';
+import { type ConfigRow, findConfigs } from '../configs/config.repository.ts';
+import { configSecondary } from '../configs/config-entity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeFor } from '../node-access.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
@@ -23,18 +24,18 @@ export async function chooseBootConfig(
   db: Kysely<Database>,
   node: NodeRow,
   configId: number | null | undefined,
-): Promise<number> {
+): Promise<ConfigRow> {
   const configs = await findConfigs(db, node.account_id, node.id);
   if (configId !== undefined && configId !== null) {
-    if (!configs.some((c) => c.id === configId))
-      throw fail.badRequest(`Config ${configId} is not a config of this node`, 'config_id');
-    return configId;
+    const named = configs.find((c) => c.id === configId);
+    if (!named) throw fail.badRequest(`Config ${configId} is not a config of this node`, 'config_id');
+    return named;
   }
   const [only] = configs;
   if (!only) throw fail.badRequest('The node has no config to boot from; create a config first', 'config_id');
-  if (configs.length === 1) return only.id;
+  if (configs.length === 1) return only;
   const last = configs.find((c) => c.id === node.last_booted_config_id);
-  if (last) return last.id;
+  if (last) return last;
   throw fail.badRequest('The node has several configs and none was booted last; name one with config_id', 'config_id');
 }
 
@@ -45,7 +46,7 @@ export async function chooseBootConfig(
  */
 export async function bootConfigAfter(db: Kysely<Database>, ctx: Context, node: NodeRow): Promise<{ configId?: number }> {
   if (ctx.compute === null || node.status !== 'running') return {};
-  return { configId: await chooseBootConfig(db, node, undefined) };
+  return { configId: (await chooseBootConfig(db, node, undefined)).id };
 }
 
 /**
@@ -57,7 +58,7 @@ export async function issueBoot(
   ctx: Context,
   actor: Actor,
   node: NodeRow,
-  configId: number,
+  config: ConfigRow,
   spec: { action: EventAction; values?: { watchdog_boots: string } },
 ): Promise<void> {
   await assertMemoryFits(db, ctx, { typeId: node.type, nodeId: node.id });
@@ -67,7 +68,13 @@ export async function issueBoot(
     updated: toTimestamp(ctx.clock.nowMs()),
     ...spec.values,
   });
-  await startNodeOperation(db, ctx, actor, { node, action: spec.action, kind: NODE_OPS.boot, payload: { configId } });
+  await startNodeOperation(db, ctx, actor, {
+    node,
+    action: spec.action,
+    kind: NODE_OPS.boot,
+    payload: { configId: config.id },
+    secondary: configSecondary(config),
+  });
 }
 
 export async function bootNode(ctx: Context, principal: Principal, nodeId: number, configId?: number | null): Promise<void> {
@@ -92,7 +99,8 @@ export async function rebootNode(ctx: Context, principal: Principal, nodeId: num
       node,
       action: 'node_reboot',
       kind: NODE_OPS.reboot,
-      payload: { configId: chosen },
+      payload: { configId: chosen.id },
+      secondary: configSecondary(chosen),
     });
   });
 }
