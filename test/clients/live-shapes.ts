@@ -124,7 +124,14 @@ function fits(ours: JsonType, live: TypeCounts): boolean {
 export function shapeDifferences(live: LiveOperation, ours: ShapeTally): { path: string; why: string }[] {
   const found: { path: string; why: string }[] = [];
   for (const [at, shape] of Object.entries(live.keys)) {
-    if (at === '') continue;
+    // The root, and an array's items (how many a list holds is the data's, not the shape's).
+    if (at === '' || at.endsWith('[]')) {
+      for (const t of Object.keys(ours.paths.get(at) ?? {}) as JsonType[]) {
+        if (at !== '' && !fits(t, shape.types))
+          found.push({ path: at, why: `${t}; the live service sends ${Object.keys(shape.types).join(' or ')}` });
+      }
+      continue;
+    }
     const { holder, type } = holderOf(at);
     const liveHolders = live.keys[holder]?.types[type] ?? 0;
     const ourHolders = ours.paths.get(holder)?.[type] ?? 0;

@@ -44,7 +44,11 @@ for (const dialect of DIALECTS) {
         helpers: { updatedb_disabled: true, distro: true, modules_dep: true, network: false, devtmpfs_automount: true },
         devices: deviceMap({ sda: disks[1].id }),
         root_device: '/dev/sdb',
+        initrd: null,
+        created: config.created,
+        updated: config.created,
       });
+      assert.match(config.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
       assert.deepEqual((await app.request('GET', `${base}/${config.id}`)).body, config);
       const listed = await app.request('GET', base, { headers: { 'x-filter': JSON.stringify({ label: 'rescue' }) } });
       assert.deepEqual(listed.body.data, [config]);
@@ -65,6 +69,8 @@ for (const dialect of DIALECTS) {
       });
       assert.deepEqual(updated.body.devices, deviceMap({ sdc: disks[0].id }));
       assert.deepEqual(updated.body.interfaces, []);
+      const cleared = await app.request('PUT', `${base}/${config.id}`, { body: { comments: null } });
+      assert.equal(cleared.body.comments, '', 'no comments read as "", never null');
 
       assert.equal((await app.request('DELETE', `${base}/${config.id}`)).status, 200);
       assert.equal((await app.request('GET', `${base}/${config.id}`)).status, 404);

@@ -19,7 +19,10 @@ export function nodeBody(overrides: Record<string, unknown> = {}): Record<string
 /** A config's device map as the API shows it: all eight slots, null where no disk is given. */
 export function deviceMap(disks: Record<string, number> = {}): Record<string, { disk_id: number } | null> {
   return Object.fromEntries(
-    ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'].map((s) => [s, s in disks ? { disk_id: disks[s] as number } : null]),
+    ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'].map((s) => [
+      s,
+      s in disks ? { disk_id: disks[s] as number, volume_id: null } : null,
+    ]),
   );
 }
 

@@ -154,12 +154,13 @@ export const UpdateNodeBody = Type.Object({
       }),
     ),
   ),
-  // `enabled` and `last_successful` are read-only here and ignored (clients send back the node they read).
+  // `enabled`, `last_successful` and `available` are read-only here and ignored (clients send back the node they read).
   backups: Type.Optional(
     Type.Object({
       schedule: Type.Optional(Type.Partial(Schedule)),
       enabled: Type.Optional(Type.Boolean()),
       last_successful: Type.Optional(Nullable(Type.String())),
+      available: Type.Optional(Type.Boolean()),
     }),
   ),
 });

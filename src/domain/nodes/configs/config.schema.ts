@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { INT32_MAX, IntegerId, Nullable, StringEnum } from '../../../http/schemas.ts';
+import { INT32_MAX, IntegerId, Nullable, StringEnum, Timestamp } from '../../../http/schemas.ts';
 import { PATTERN_REASON } from '../../../http/validation.ts';
 
 export const DEVICE_SLOTS = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'] as const;
@@ -38,9 +38,10 @@ export type ConfigHelpers = Static<typeof Helpers>;
 
 /**
  * A device slot as shown: the disk in it, or null when empty; every slot is listed (clients test
- * `devices.sdb === null`). Volumes are not offered, so `volume_id` never appears.
+ * `devices.sdb === null`). Volumes are not offered: `volume_id` is always null, as the live service
+ * shows a slot that holds a disk.
  */
-const DeviceView = Type.Object({ disk_id: Type.Integer(), volume_id: Type.Optional(Type.Integer()) });
+const DeviceView = Type.Object({ disk_id: Type.Integer(), volume_id: Type.Null() });
 const DevicesView = Type.Object(Object.fromEntries(DEVICE_SLOTS.map((s) => [s, Nullable(DeviceView)])));
 
 /**
@@ -70,7 +71,8 @@ export const ConfigSchema = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
   kernel: Type.String(),
-  comments: Nullable(Type.String()),
+  // '' when none, never null, as the live service shows it.
+  comments: Type.String(),
   memory_limit: Type.Integer(),
   run_level: StringEnum(RUN_LEVELS),
   virt_mode: StringEnum(VIRT_MODES),
@@ -78,6 +80,10 @@ export const ConfigSchema = Type.Object({
   helpers: Helpers,
   devices: DevicesView,
   root_device: Type.String(),
+  // No initial RAM disk is offered.
+  initrd: Type.Null(),
+  created: Timestamp,
+  updated: Timestamp,
 });
 export type Config = Static<typeof ConfigSchema>;
 

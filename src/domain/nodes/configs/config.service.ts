@@ -51,13 +51,13 @@ export function configRowToConfig(row: ConfigRow): Config {
   const devices: Config['devices'] = {};
   for (const slot of DEVICE_SLOTS) {
     const diskId = stored[slot]?.disk_id;
-    devices[slot] = diskId === undefined || diskId === null ? null : { disk_id: diskId };
+    devices[slot] = diskId === undefined || diskId === null ? null : { disk_id: diskId, volume_id: null };
   }
   return {
     id: row.id,
     label: row.label,
     kernel: row.kernel,
-    comments: row.comments,
+    comments: row.comments ?? '',
     memory_limit: row.memory_limit,
     run_level: row.run_level as Config['run_level'],
     virt_mode: row.virt_mode as Config['virt_mode'],
@@ -65,6 +65,9 @@ export function configRowToConfig(row: ConfigRow): Config {
     helpers: JSON.parse(row.helpers) as ConfigHelpers,
     devices,
     root_device: row.root_device,
+    initrd: null,
+    created: row.created,
+    updated: row.updated,
   };
 }
 

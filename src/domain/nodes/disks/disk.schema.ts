@@ -14,6 +14,8 @@ export const DiskSchema = Type.Object({
   filesystem: StringEnum(FILESYSTEMS),
   created: Timestamp,
   updated: Timestamp,
+  // Disks are not encrypted here (a field of later revisions that clients read).
+  disk_encryption: StringEnum(['enabled', 'disabled'] as const),
 });
 export type Disk = Static<typeof DiskSchema>;
 

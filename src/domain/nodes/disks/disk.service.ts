@@ -24,6 +24,7 @@ export function diskRowToDisk(row: DiskRow): Disk {
     filesystem: row.filesystem as Disk['filesystem'],
     created: row.created,
     updated: row.updated,
+    disk_encryption: 'disabled',
   };
 }
 
