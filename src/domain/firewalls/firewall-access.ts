@@ -16,6 +16,23 @@ export function firewallFor(db: Kysely<Database>, scope: AccountScope, id: numbe
   });
 }
 
+/**
+ * A firewall a request names in its body (a new node's `firewall_id`): as `firewallFor`, but one the
+ * caller cannot see is a 400 naming the field, as for any other bad value in the body.
+ */
+export function firewallNamedIn(
+  db: Kysely<Database>,
+  scope: AccountScope,
+  id: number,
+  need: Permission,
+  field: string,
+): Promise<FirewallRow> {
+  return entityFor(db, firewallKind, scope, id, need, {
+    what: `firewall ${id}`,
+    missing: () => fail.badRequest(`Firewall ${id} does not exist or is not available to you`, field),
+  });
+}
+
 export function firewallEntity(row: Pick<FirewallRow, 'id' | 'label'>): EntityRef {
   return { id: row.id, type: 'firewall', label: row.label, url: `/v4/networking/firewalls/${row.id}` };
 }

@@ -11,7 +11,7 @@ import { recordEvent, type SecondaryRef } from '../events/event.service.ts';
 import { nodeEntity, nodeFor, nodeNamedIn } from '../nodes/node-access.ts';
 import { type FirewallRow, listNodeFirewalls } from './firewall.repository.ts';
 import type { CreateDevice, Firewall, FirewallDevice } from './firewall.schema.ts';
-import { firewallEntity, firewallFor } from './firewall-access.ts';
+import { firewallEntity, firewallFor, firewallNamedIn } from './firewall-access.ts';
 import { applyFirewallsLater } from './firewall-apply.jobs.ts';
 import {
   type DeviceViewRow,
@@ -127,6 +127,22 @@ export async function assignToNodes(
     .map((id, i) => ({ id, field: `devices.nodes[${i}]` }))
     .filter((node, i) => nodeIds.indexOf(node.id) === i);
   await assign(db, ctx, principal, firewall, nodes);
+}
+
+/**
+ * A node created with `firewall_id`, in the create's transaction once the node is written: the
+ * firewall (read_write, as for a device add) is assigned to it, with its firewall_device_add event.
+ * A new node holds no firewall yet, so an enabled one is its one active firewall.
+ */
+export async function assignToNewNode(
+  db: Kysely<Database>,
+  ctx: Context,
+  principal: Principal,
+  firewallId: number,
+  nodeId: number,
+): Promise<void> {
+  const firewall = await firewallNamedIn(db, scopeOf(principal), firewallId, 'read_write', 'firewall_id');
+  await assign(db, ctx, principal, firewall, [{ id: nodeId, field: 'firewall_id' }]);
 }
 
 export async function addDevice(

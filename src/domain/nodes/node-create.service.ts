@@ -9,6 +9,7 @@ import { grantToCreator } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import type { NodeTypeDataT, RegionDataT } from '../catalog/catalog.ts';
 import { recordEvent } from '../events/event.service.ts';
+import { assignToNewNode } from '../firewalls/firewall-device.service.ts';
 import { imageSecondary } from '../images/image-deploy.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
 import { setTags } from '../tags/tag.service.ts';
@@ -149,7 +150,10 @@ async function checkCreate(ctx: Context, principal: Principal, body: CreateNode)
   return { body, region, type, source, interfaces };
 }
 
-/** Writes a checked node in the caller's transaction: node, addresses, tags, disks, config, and its event and job. */
+/**
+ * Writes a checked node in the caller's transaction: node, addresses, tags, disks, config, its event
+ * and job, and the firewall it asked for.
+ */
 async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principal, checked: CheckedCreate): Promise<NodeRow> {
   const { body, region, type, source, interfaces } = checked;
   const built = source.kind !== 'empty';
@@ -192,6 +196,8 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
   } else {
     await recordEvent(db, ctx, actor, { action: 'node_create', entity: nodeEntity(node) });
   }
+  // After the node's own event; a firewall the caller may not use refuses the whole create.
+  if (body.firewall_id != null) await assignToNewNode(db, ctx, principal, body.firewall_id, node.id);
   return node;
 }
 

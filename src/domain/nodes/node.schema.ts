@@ -134,6 +134,8 @@ export const CreateNodeBody = Type.Object({
   private_ip: Type.Optional(Type.Boolean()),
   swap_size: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })),
   interfaces: Type.Optional(Interfaces),
+  // Assigned to the new node (the live service takes it); null: none.
+  firewall_id: Type.Optional(Nullable(IntegerId)),
 });
 export type CreateNode = Static<typeof CreateNodeBody>;
 
