@@ -156,6 +156,37 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('SRV: a service sent with its underscore, or with underscores inside, is taken and served as one label', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const z = await zone(app);
+      const srv = { type: 'SRV', priority: 10, weight: 5, port: 5060, target: 'sip.example.org' };
+      await refuses(app, z.url, [
+        [{ ...srv, service: '_' }, ['service']],
+        [{ ...srv, service: '_sip-' }, ['service']],
+        [{ ...srv, service: `_${'s'.repeat(63)}` }, ['service']],
+        [{ ...srv, service: 'sip', protocol: '_t.cp' }, ['protocol']],
+      ]);
+      const cases: [string, string][] = [
+        ['_sip', '_sip'],
+        ['service_test', '_service_test'],
+        ['_service_test', '_service_test'],
+        ['__sip', '__sip'],
+        [`_${'s'.repeat(62)}`, `_${'s'.repeat(62)}`],
+      ];
+      for (const [service, shown] of cases) {
+        const res = await z.post({ ...srv, service, protocol: '_tls' });
+        assert.equal(res.status, 200, `${service}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual([res.body.service, res.body.protocol, res.body.name], [shown, '_tls', `${shown}._tls`], service);
+        const again = await app.request('GET', `${z.url}/${res.body.id}`);
+        assert.equal(again.body.service, shown);
+        const back = await app.request('PUT', `${z.url}/${res.body.id}`, { body: again.body });
+        assert.deepEqual([back.status, back.body.service], [200, shown], 'what was read goes back unchanged');
+      }
+      const lines = await renderedZone(app, z.domain.id);
+      const served = `_service_test._tls.${z.domain.domain}. 300 IN SRV 10 5 5060 sip.example.org.`;
+      assert.ok(lines.includes(served), lines.join('\n'));
+    });
+
     test('CAA: tag issue, issuewild or iodef required; the value checked by tag; no trailing period', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const z = await zone(app);

@@ -39,7 +39,11 @@ export type RecordValues = Omit<Insertable<DomainRecordTable>, 'id' | 'account_i
 /** The target a request names by `[remote_addr]`: the address the request came from. */
 export const REMOTE_ADDR = '[remote_addr]';
 
-const SERVICE_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/**
+ * An SRV service or protocol as stored, without the underscore it is shown and served with: with it,
+ * one DNS label (at most 63 characters) of letters, digits, hyphens and underscores (`_service_test`).
+ */
+const SERVICE_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,60}[a-z0-9_])?$/;
 const CAA_PARAMETER = /^[a-z0-9]+=[\x21-\x3a\x3c-\x7e]*$/i;
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
@@ -99,9 +103,12 @@ function caaValueProblem(tag: CaaTag, value: string): string | null {
 
 function serviceLabel(value: string | null | undefined, field: string, problems: Problems): string | null {
   if (value === undefined || value === null || value === '') return null;
+  // Sent with its underscore (`_sip`) or without (`sip`): the same service.
   const label = value.replace(/^_/, '').toLowerCase();
-  if (!SERVICE_LABEL.test(label))
-    problems.push({ field, reason: 'Must be letters, digits and hyphens (an underscore is added)' });
+  if (!SERVICE_LABEL.test(label)) {
+    const reason = 'Must be up to 62 letters, digits, hyphens and underscores, not ending in a hyphen (a _ goes before it)';
+    problems.push({ field, reason });
+  }
   return label;
 }
 
