@@ -72,6 +72,30 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await app.request('GET', `/v4/domains/${made.id}`)).body.axfr_ips, ['192.0.2.9'], 'unchanged');
     });
 
+    test("a master's master_ips are stored whatever addresses they are: nothing connects to them", async (t) => {
+      const dns = await countingDnsServer(t);
+      const app = await buildTestApp(t, { dialect, config: { dnsMasterPort: dns.port, dnsNotifyPort: dns.port } });
+      const made = await app.request('POST', '/v4/domains', { body: domainBody({ master_ips: IPS }) });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      assert.deepEqual(made.body.master_ips, IPS);
+      const other = await createDomain(app);
+      const put = await app.request('PUT', `/v4/domains/${other.id}`, { body: { master_ips: ['10.0.0.53', '::1'] } });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.deepEqual(put.body.master_ips, ['10.0.0.53', '::1']);
+      const clone = await app.request('POST', `/v4/domains/${made.body.id}/clone`, { body: { domain: 'copy-of.example' } });
+      assert.equal(clone.status, 200, JSON.stringify(clone.body));
+      assert.deepEqual(clone.body.master_ips, IPS);
+      const notIp = await app.request('PUT', `/v4/domains/${other.id}`, { body: { master_ips: ['ns1.example.org'] } });
+      assert.deepEqual([notIp.status, fieldsOf(notIp.body)], [400, ['master_ips[0]']], 'they are still addresses');
+
+      // Becoming a slave, the kept list is what the service will ask: the policy applies to it then.
+      const toSlave = await app.request('PUT', `/v4/domains/${made.body.id}`, { body: { type: 'slave' } });
+      assert.deepEqual([toSlave.status, fieldsOf(toSlave.body)], [400, refusedFields('master_ips')]);
+      assert.equal((await app.request('GET', `/v4/domains/${made.body.id}`)).body.type, 'master', 'unchanged');
+      await runDueJobs(app);
+      assert.equal(dns.received(), 0, "no query went to a master's master_ips");
+    });
+
     test('a slave asks no master the policy refuses, and a master sends it no NOTIFY: nothing is sent', async (t) => {
       const dns = await countingDnsServer(t);
       const log = capturedLog();
