@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
         updated: '2019-07-08T17:28:31',
         created_by: 'node',
         deprecated: true,
-        description: null,
+        description: '',
         is_public: true,
         size: 1500,
         type: 'manual',
@@ -44,6 +44,9 @@ for (const dialect of DIALECTS) {
         regions: [],
         total_size: 1500,
         tags: [],
+        is_shared: false,
+        capabilities: [],
+        image_sharing: null,
       });
       const rolling = await app.request('GET', '/v4/images/node/arch');
       assert.equal(rolling.body.eol, null);

@@ -46,28 +46,56 @@ export function ourWords(name: string): string {
   return name.replaceAll('linode', 'node');
 }
 
+type LiveKey = LiveOperation['keys'][string];
+
 /**
- * Whether the live service sends `at` (`data[].site_type`) for the record `operation` answers with:
+ * What the live service sends at `at` (`data[].site_type`) for the record `operation` answers with:
  * in its answers to that operation, or to the record's view or collection. An action that answers
  * with its record (`POST /node/instances/{nodeId}/clone`) is taken as the record's view.
  */
-export function liveSends(operation: string, at: string): boolean {
+export function liveKey(operation: string, at: string): LiveKey | undefined {
   const { operations } = readLiveShapes();
-  const sends = (op: string, key: string) => operations[op]?.keys[key] !== undefined;
-  if (sends(operation, at)) return true;
+  // Every device slot of a config is one shape; the recordings filled sda and sdb only.
+  const key = (op: string, path: string) =>
+    operations[op]?.keys[path] ?? operations[op]?.keys[path.replace(/devices\.sd[a-z]\b/, 'devices.sda')];
+  const direct = key(operation, at);
+  if (direct) return direct;
   const [method, path = ''] = operation.split(' ');
   const views = (collection: string) =>
     Object.keys(operations).filter(
       (op) => op.startsWith(`GET ${collection}/{`) && /^\{[^/]+\}$/.test(op.slice(collection.length + 5)),
     );
   if (method === 'GET' && at.startsWith('data[].')) {
-    return views(path).some((view) => sends(view, at.slice(7)));
+    return views(path)
+      .map((view) => key(view, at.slice(7)))
+      .find((k) => k !== undefined);
   }
+  // A create in a collection answers with a record of it (`POST /node/instances/{nodeId}/configs`).
+  const created = key(`GET ${path}`, `data[].${at}`);
+  if (created) return created;
   // The record the path names: its last parameter and what comes before it.
   const record = /^(.*)\/\{[^/]+\}/.exec(path.replace(/(\/\{[^/]+\})[^{]*$/, '$1'))?.[0];
-  if (record === undefined) return false;
+  // An action on a collection that answers with a record of it (`POST /domains/import`).
+  if (record === undefined) return key(`GET ${path.slice(0, path.lastIndexOf('/'))}`, `data[].${at}`);
   const collection = record.slice(0, record.lastIndexOf('/'));
-  return sends(`GET ${record}`, at) || sends(`GET ${collection}`, `data[].${at}`) || views(collection).some((v) => sends(v, at));
+  return (
+    key(`GET ${record}`, at) ??
+    key(`GET ${collection}`, `data[].${at}`) ??
+    views(collection)
+      .map((v) => key(v, at))
+      .find((k) => k !== undefined)
+  );
+}
+
+/** Whether the live service sends `at` for the record `operation` answers with (see liveKey). */
+export function liveSends(operation: string, at: string): boolean {
+  return liveKey(operation, at) !== undefined;
+}
+
+/** Whether the live service ever sends null at `at` for that record; undefined when it does not send `at`. */
+export function liveSendsNull(operation: string, at: string): boolean | undefined {
+  const found = liveKey(operation, at);
+  return found === undefined ? undefined : found.types.null !== undefined;
 }
 
 function typeOf(value: unknown): JsonType {

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { insertPrivateImage } from '../catalog/helpers.ts';
 import { admin, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
-import { eventsOf, grant } from './helpers.ts';
+import { eventsOf, grant, nodeWithDisk, setGlobalGrants } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`image tags [${dialect}]`, () => {
@@ -51,6 +51,42 @@ for (const dialect of DIALECTS) {
         rows.map((r) => r.entity_id),
         [first.num],
       );
+    });
+
+    test('a capture and an upload take tags; a restricted user may not add them, and nothing is made', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const { node, disk } = await nodeWithDisk(app);
+      const captured = await app.request('POST', '/v4/images', {
+        body: { disk_id: disk.id, tags: ['golden', 'base', 'golden'] },
+      });
+      assert.equal(captured.status, 200, JSON.stringify(captured.body));
+      assert.deepEqual(captured.body.tags, ['base', 'golden']);
+      assert.deepEqual((await app.request('GET', `/v4/images/${captured.body.id}`)).body.tags, ['base', 'golden']);
+      const uploaded = await app.request('POST', '/v4/images/upload', {
+        body: { label: 'with-tags', region: 'us-east', tags: ['uploaded'] },
+      });
+      assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body));
+      assert.deepEqual(uploaded.body.image.tags, ['uploaded']);
+      assert.deepEqual((await app.request('GET', `/v4/images/${uploaded.body.image.id}`)).body.tags, ['uploaded']);
+      const tags = (await app.request('GET', '/v4/tags')).body.data.map((x: { label: string }) => x.label);
+      assert.deepEqual(tags, ['base', 'golden', 'uploaded']);
+
+      const restricted = await newUser(app, me.accountId, { restricted: true });
+      await setGlobalGrants(app, restricted, { add_images: true });
+      await grant(app, restricted, 'node', node.id, 'read_only');
+      const before = (await app.request('GET', '/v4/images?page_size=500')).body.results;
+      for (const [url, body] of [
+        ['/v4/images', { disk_id: disk.id, tags: ['mine'] }],
+        ['/v4/images/upload', { label: 'mine', region: 'us-east', tags: ['mine'] }],
+      ] as const) {
+        const refused = await app.request('POST', url, { token: restricted.token, body });
+        assert.equal(refused.status, 403, `${url}: ${JSON.stringify(refused.body)}`);
+      }
+      assert.equal((await app.request('GET', '/v4/images?page_size=500')).body.results, before);
+      const bad = await app.request('POST', '/v4/images/upload', { body: { label: 'x', region: 'us-east', tags: ['ab'] } });
+      assert.equal(bad.status, 400);
+      assert.match(bad.body.errors[0].field, /^tags/);
     });
 
     test('tags are 3..50 characters; restricted users may not change them, even with read_write', async (t) => {

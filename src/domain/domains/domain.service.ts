@@ -8,7 +8,7 @@ import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
-import { removeTags, retag } from '../tags/tag.service.ts';
+import { assertMayTag, removeTags, retag } from '../tags/tag.service.ts';
 import { deleteDomainRow, findDomainsOfAccount, listDomains } from './domain.repository.ts';
 import type { CreateDomain, Domain, UpdateDomain, ZoneFile } from './domain.schema.ts';
 import { domainEntity, domainFor, domainIdOf } from './domain-access.ts';
@@ -35,7 +35,7 @@ export async function domainsWithIds(db: Kysely<Database>, accountId: number, id
 
 /** Adds a domain (the route has checked add_domains); event dns_zone_create, and its first zone render. */
 export async function createDomain(ctx: Context, principal: Principal, body: CreateDomain): Promise<Domain> {
-  if (body.tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
+  assertMayTag(principal, body.tags);
   const columns = domainColumns(withChanges({ ...NEW_DOMAIN, domain: body.domain, type: body.type }, body));
   return inTransaction(ctx.db, async (trx) => {
     await assertDomainEgress(ctx, trx, principal.accountId, columns);

@@ -11,7 +11,7 @@ import { assertUnderLimit } from '../account/limits.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { recordEvent } from '../events/event.service.ts';
 import type { EventAction } from '../events/event-kinds.ts';
-import { removeTags, retag, setTags } from '../tags/tag.service.ts';
+import { assertMayTag, removeTags, retag, setTags } from '../tags/tag.service.ts';
 import {
   countFirewalls,
   deleteFirewallRow,
@@ -53,7 +53,7 @@ export async function getFirewall(ctx: Context, scope: AccountScope, id: number)
 export async function createFirewall(ctx: Context, principal: Principal, body: CreateFirewall): Promise<Firewall> {
   const scope = scopeOf(principal);
   checkRules(body.rules, 'rules');
-  if (body.tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
+  assertMayTag(principal, body.tags);
   const rules: Ruleset = {
     inbound: body.rules.inbound ?? [],
     outbound: body.rules.outbound ?? [],

@@ -8,10 +8,11 @@ import { grantToCreator } from '../account/grant-entities.ts';
 import { actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { findDiskForImage } from '../nodes/disks/disk-for-image.ts';
 import { nodeEntity } from '../nodes/node-access.ts';
+import { assertMayTag } from '../tags/tag.service.ts';
 import { IMAGE_CREATE } from './image.jobs.ts';
 import { insertPrivateImage } from './image.repository.ts';
 import type { CreateImage, Image } from './image.schema.ts';
-import { imageRowToImage, scheduleImageOperation, vendorOfSourceImage } from './image.service.ts';
+import { scheduleImageOperation, tagNewImage, vendorOfSourceImage } from './image.service.ts';
 import { imageSecondary } from './image-deploy.ts';
 
 /**
@@ -20,6 +21,7 @@ import { imageSecondary } from './image-deploy.ts';
  */
 export async function createImage(ctx: Context, principal: Principal, body: CreateImage): Promise<Image> {
   const scope = scopeOf(principal);
+  assertMayTag(principal, body.tags);
   return inTransaction(ctx.db, async (trx) => {
     // The disk is held while it is read and captured: a delete of it (or of its node) waits.
     await lockRows(trx, 'disks', 'id', [body.disk_id]);
@@ -62,6 +64,6 @@ export async function createImage(ctx: Context, principal: Principal, body: Crea
       },
       dataMb: disk.size,
     });
-    return imageRowToImage(row);
+    return tagNewImage(trx, ctx, principal, row, body.tags);
   });
 }

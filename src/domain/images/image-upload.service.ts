@@ -9,10 +9,11 @@ import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
 import { type Principal, scopeOf } from '../account/principal.ts';
+import { assertMayTag } from '../tags/tag.service.ts';
 import { IMAGE_UPLOAD_EXPIRE, IMAGE_UPLOAD_PROCESS } from './image.jobs.ts';
 import { insertPrivateImage, updateImageRow } from './image.repository.ts';
 import type { ImageUpload, UploadImage } from './image.schema.ts';
-import { imageEntityOf, imageRowToImage, scheduleImageOperation } from './image.service.ts';
+import { imageEntityOf, scheduleImageOperation, tagNewImage } from './image.service.ts';
 import {
   findUploadByTokenHash,
   insertImageUpload,
@@ -49,12 +50,13 @@ export async function startImageUpload(
   if (region.status === 'outage') {
     throw fail.badRequest(`Region ${region.id} has an outage; no images can be uploaded there until it is resolved`, 'region');
   }
+  assertMayTag(principal, body.tags);
   const token = randomHex(ctx.random, 32);
   const nowMs = ctx.clock.nowMs();
   const expiresAt = ctx.timing.after(UPLOAD_WINDOW_MS);
   const now = toTimestamp(nowMs);
-  const row = await inTransaction(ctx.db, async (trx) => {
-    const image = await insertPrivateImage(
+  const image = await inTransaction(ctx.db, async (trx) => {
+    const row = await insertPrivateImage(
       trx,
       {
         account_id: principal.accountId,
@@ -75,24 +77,24 @@ export async function startImageUpload(
       `uploading/${token.slice(0, 24)}`,
     );
     await insertImageUpload(trx, {
-      image_id: image.id,
+      image_id: row.id,
       account_id: principal.accountId,
       user_id: principal.userId,
       token_hash: hashUploadToken(token),
       expires_at: expiresAt,
       state: UPLOAD_PENDING,
     });
-    await grantToCreator(trx, scopeOf(principal), 'image', image.num);
+    await grantToCreator(trx, scopeOf(principal), 'image', row.num);
     await enqueueJob(trx, ctx.clock, {
       kind: IMAGE_UPLOAD_EXPIRE,
       accountId: principal.accountId,
       runAt: expiresAt,
-      payload: { imageId: image.id },
-      dedupeKey: `${IMAGE_UPLOAD_EXPIRE}:${image.id}`,
+      payload: { imageId: row.id },
+      dedupeKey: `${IMAGE_UPLOAD_EXPIRE}:${row.id}`,
     });
-    return image;
+    return tagNewImage(trx, ctx, principal, row, body.tags);
   });
-  return { image: imageRowToImage(row), upload_to: `${baseUrl.replace(/\/+$/, '')}${IMAGE_DATA_PATH}/${token}` };
+  return { image, upload_to: `${baseUrl.replace(/\/+$/, '')}${IMAGE_DATA_PATH}/${token}` };
 }
 
 export interface ImageData {

@@ -18,7 +18,8 @@ export const ImageSchema = Type.Object({
   /** The creating user's name, or `node` for public images. */
   created_by: Type.String(),
   deprecated: Type.Boolean(),
-  description: Nullable(Type.String({ minLength: 1, maxLength: 65000 })),
+  // '' when there is none, as the live service shows it (null is taken on update and means none).
+  description: Type.String({ maxLength: 65000 }),
   is_public: Type.Boolean(),
   /** Minimum disk size to deploy, in MB. */
   size: Type.Integer(),
@@ -35,6 +36,10 @@ export const ImageSchema = Type.Object({
   total_size: Type.Integer(),
   /** A private image's tags, sorted; public images have none. */
   tags: Type.Array(Type.String()),
+  // Image sharing and metadata (cloud-init) are not offered.
+  is_shared: Type.Boolean(),
+  capabilities: Type.Array(Type.String()),
+  image_sharing: Type.Null(),
 });
 export type Image = Static<typeof ImageSchema>;
 
@@ -49,6 +54,7 @@ export const CreateImageBody = Type.Object({
   /** Defaults to the disk's label. */
   label: Type.Optional(ImageLabel),
   description: Type.Optional(ImageDescription),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
 });
 export type CreateImage = Static<typeof CreateImageBody>;
 
@@ -56,6 +62,7 @@ export const UploadImageBody = Type.Object({
   label: ImageLabel,
   region: Type.String({ minLength: 1, maxLength: 64 }),
   description: Type.Optional(ImageDescription),
+  tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
 });
 export type UploadImage = Static<typeof UploadImageBody>;
 
@@ -72,7 +79,8 @@ export type ImageUpload = Static<typeof ImageUploadSchema>;
  */
 export const UpdateImageBody = Type.Object({
   label: Type.Optional(ImageLabel),
-  description: Type.Optional(Nullable(ImageDescription)),
+  // '' is what an image without one shows; sent back, it means none, as null does.
+  description: Type.Optional(Nullable(Type.String({ maxLength: 65000 }))),
   tags: Type.Optional(Type.Array(TagLabel, { maxItems: 100 })),
   status: Type.Optional(StringEnum(IMAGE_STATUSES)),
 });

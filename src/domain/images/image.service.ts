@@ -10,7 +10,7 @@ import { entityFor } from '../account/entity-access.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
 import { type EntityRef, type EventActor, type EventSpec, recordEvent } from '../events/event.service.ts';
-import { removeTags, retag, tagsOf } from '../tags/tag.service.ts';
+import { removeTags, retag, setTags, tagsOf } from '../tags/tag.service.ts';
 import {
   deleteImageRow,
   findImageOfAccount,
@@ -32,7 +32,7 @@ export function imageRowToImage(row: ImageRow, tags: string[] = []): Image {
     updated: row.updated,
     created_by: row.created_by,
     deprecated: Boolean(row.deprecated),
-    description: row.description,
+    description: row.description ?? '',
     is_public: Boolean(row.is_public),
     size: row.size,
     type: row.type as Image['type'],
@@ -43,7 +43,23 @@ export function imageRowToImage(row: ImageRow, tags: string[] = []): Image {
     regions: row.region === null ? [] : [{ region: row.region, status: REGION_STATUS[row.status as Image['status']] }],
     total_size: row.size,
     tags,
+    is_shared: false,
+    capabilities: [],
+    image_sharing: null,
   };
+}
+
+/** A new private image with the tags its create or upload asked for, as the API shows it. */
+export async function tagNewImage(
+  db: Kysely<Database>,
+  ctx: Context,
+  principal: Principal,
+  row: ImageRow,
+  tags: readonly string[] | undefined,
+): Promise<Image> {
+  if (!tags?.length) return imageRowToImage(row);
+  await setTags(db, principal.accountId, 'image', row.num, tags, row.created, ctx.config.limitTags, { fresh: true });
+  return imageRowToImage(row, (await tagsOf(db, principal.accountId, 'image', [row.num])).get(row.num));
 }
 
 const REGION_STATUS: Record<Image['status'], Image['regions'][number]['status']> = {
@@ -134,7 +150,7 @@ export async function updateImage(ctx: Context, principal: Principal, id: string
     const tags = (await tagsOf(trx, principal.accountId, 'image', [current.num])).get(current.num) ?? [];
     const changes = {
       ...(body.label !== undefined ? { label: body.label } : {}),
-      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.description !== undefined ? { description: body.description || null } : {}),
     };
     if (Object.keys(changes).length === 0 && !retagged) return imageRowToImage(current, tags);
     const row = await updateImageRow(trx, current.num, { ...changes, updated: now });

@@ -12,7 +12,7 @@ import { recordEvent } from '../events/event.service.ts';
 import { assignToNewNode } from '../firewalls/firewall-device.service.ts';
 import { imageSecondary } from '../images/image-deploy.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
-import { setTags } from '../tags/tag.service.ts';
+import { assertMayTag, setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
 import { assertDiskFits, assertMemoryFits, placeNode } from './compute/host-capacity.ts';
 import type { Interface } from './configs/config.schema.ts';
@@ -140,7 +140,7 @@ interface CheckedCreate {
 /** Every check of a create request that needs no transaction (placement, tags, source, interfaces). */
 async function checkCreate(ctx: Context, principal: Principal, body: CreateNode): Promise<CheckedCreate> {
   const { region, type } = placement(ctx, body.region, body.type);
-  if (body.tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
+  assertMayTag(principal, body.tags);
   const source = await resolveNodeSource(ctx.db, ctx, scopeOf(principal), body, type);
   const interfaces = checkInterfaces(body.interfaces ?? [], region);
   if (interfaces.length > 0 && source.kind === 'empty') {

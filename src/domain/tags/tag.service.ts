@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { lockName } from '../../db/row-locks.ts';
 import { fail } from '../../errors.ts';
+import type { Principal } from '../account/principal.ts';
 import {
   countTags,
   deleteEntityTags,
@@ -48,6 +49,11 @@ export async function assertRoomForTags(
     throw fail.badRequest(`An account may have at most ${limit} tags`, field);
   }
   return missing;
+}
+
+/** Tags on a new object need an unrestricted user, as the description says of every object it tags. */
+export function assertMayTag(principal: Pick<Principal, 'restricted'>, tags: readonly string[] | undefined): void {
+  if (tags?.length && principal.restricted) throw fail.forbidden('Unauthorized: only unrestricted users may add tags');
 }
 
 /**

@@ -41,7 +41,7 @@ export type ConfigHelpers = Static<typeof Helpers>;
  * `devices.sdb === null`). Volumes are not offered: `volume_id` is always null, as the live service
  * shows a slot that holds a disk.
  */
-const DeviceView = Type.Object({ disk_id: Type.Integer(), volume_id: Type.Null() });
+const DeviceView = Type.Object({ disk_id: Type.Integer(), volume_id: Nullable(Type.Integer()) });
 const DevicesView = Type.Object(Object.fromEntries(DEVICE_SLOTS.map((s) => [s, Nullable(DeviceView)])));
 
 /**
