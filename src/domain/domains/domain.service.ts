@@ -3,7 +3,6 @@ import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import type { Page, PageRequest } from '../../db/paginate.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { fail } from '../../errors.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { revokeEntityGrants } from '../account/grant-entities.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/principal.ts';
