@@ -174,6 +174,32 @@ test(
   },
 );
 
+test('a raw disk gets the image data as it is, grown to its size, even an ext filesystem', needs('mke2fs'), async (t) => {
+  const dir = tempDir(t);
+  const wholeDisk = Buffer.alloc(4 * MIB);
+  wholeDisk.writeUInt16BE(0x55aa, 510);
+  wholeDisk.write('a partition', 2 * MIB);
+  const gz = path.join(dir, 'upload.img.gz');
+  fs.writeFileSync(gz, gzipSync(wholeDisk));
+  const { logger, lines } = capturedLog();
+  const store = new DiskStore(dir, logger);
+  await store.deploy({ key: 'disk-4', sizeMb: 8, filesystem: 'raw' }, { disk: gz, format: 'gzip' }, SETTINGS);
+  const written = fs.readFileSync(path.join(dir, 'disks', 'disk-4', 'disk.img'));
+  assert.equal(written.length, 8 * MIB);
+  assert.ok(written.subarray(0, 4 * MIB).equals(wholeDisk));
+  assert.ok(written.subarray(4 * MIB).equals(Buffer.alloc(4 * MIB)));
+  assert.ok(lines.some((line) => line.includes('onto a raw disk as it is') && line.includes('disk-4')));
+  assert.ok(!lines.some((line) => line.includes('not a bare ext filesystem')), 'nothing to warn about');
+
+  // An ext filesystem on a raw disk is not resized and gets no settings either.
+  const image = await debianLikeImage(dir);
+  const before = fs.readFileSync(image);
+  await store.deploy({ key: 'disk-5', sizeMb: 32, filesystem: 'raw' }, { disk: image, format: 'raw' }, SETTINGS);
+  const file = path.join(dir, 'disks', 'disk-5', 'disk.img');
+  assert.ok(fs.readFileSync(file).subarray(0, before.length).equals(before));
+  assert.equal(await readExt4File(file, '/etc/hostname'), undefined);
+});
+
 test('the room for disks is asked of the storage their files go on: a volume mounted for the disks alone', {
   skip: process.getuid?.() === 0 ? false : 'mounting a tmpfs needs root',
 }, async (t) => {

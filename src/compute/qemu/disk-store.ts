@@ -87,7 +87,8 @@ export class DiskStore {
 
   /**
    * The image onto the disk, grown to its size, then the settings; the disk is replaced only once all
-   * of it is done. Settings need a bare ext filesystem: a whole-disk image (partitions) is deployed without them.
+   * of it is done. Settings need a bare ext filesystem: a whole-disk image (partitions) is deployed
+   * without them. A raw disk gets the image's data as it is.
    */
   async deploy(disk: DiskSpec, image: ImageFiles, settings: DeploySettings, onProgress?: Progress): Promise<void> {
     const files = diskFiles(this.#dir, disk.key);
@@ -99,7 +100,9 @@ export class DiskStore {
       else await copySparse(image.disk, staging, onProgress);
       fs.chmodSync(staging, 0o600);
       growTo(staging, disk.sizeMb);
-      if (isExtFilesystem(staging)) {
+      if (disk.filesystem === 'raw') {
+        this.#log.info({ disk: disk.key }, 'the image is deployed onto a raw disk as it is, without its settings');
+      } else if (isExtFilesystem(staging)) {
         await checkExtFilesystem(staging);
         await run('resize2fs', [staging]);
         await writeDeploySettings(staging, settings);

@@ -7,6 +7,7 @@ import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent, type SecondaryRef } from '../../events/event.service.ts';
+import { assertDeploysOnto } from '../../images/image-deploy.ts';
 import { assertDiskFits } from '../compute/host-capacity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
@@ -107,16 +108,17 @@ export async function getDisk(ctx: Context, scope: AccountScope, nodeId: number,
   return diskRowToDisk(await existingDisk(ctx.db, node, diskId));
 }
 
-/** Creates a disk, empty or deployed from an image; it is `not ready` until its job has written it. */
+/**
+ * Creates a disk, empty or deployed from an image (onto ext3 or ext4, or a whole-disk image onto raw);
+ * it is `not ready` until its job has written it.
+ */
 export async function createDisk(ctx: Context, principal: Principal, nodeId: number, body: CreateDisk): Promise<Disk> {
   const scope = scopeOf(principal);
   await nodeFor(ctx.db, scope, nodeId, 'read_write');
   const deployment = await checkDeployment(ctx.db, ctx, scope, body);
   const filesystem = body.filesystem ?? 'ext4';
   if (deployment) {
-    if (filesystem !== 'ext3' && filesystem !== 'ext4') {
-      throw fail.badRequest('An image deploys only onto an ext3 or ext4 filesystem', 'filesystem');
-    }
+    await assertDeploysOnto(ctx, deployment.image, filesystem);
     if (body.size < deployment.image.size) {
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
