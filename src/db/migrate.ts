@@ -28,6 +28,7 @@ import * as jobClaimOrder from './migrations/0026-job-claim-order.ts';
 import * as jobClaimFunction from './migrations/0027-job-claim-function.ts';
 import * as regionSiteType from './migrations/0028-region-site-type.ts';
 import * as eventRecords from './migrations/0029-event-records.ts';
+import * as firewallRulesVersion from './migrations/0030-firewall-rules-version.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -64,6 +65,7 @@ const STEPS: Record<string, Step> = {
   '0027-job-claim-function': jobClaimFunction,
   '0028-region-site-type': regionSiteType,
   '0029-event-records': eventRecords,
+  '0030-firewall-rules-version': firewallRulesVersion,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -29,9 +29,15 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         devices.body.data.map((d: { entity: unknown }) => d.entity),
         [
-          { id: a.id, type: 'node', label: 'node-a', url: `/v4/node/instances/${a.id}` },
-          { id: b.id, type: 'node', label: 'node-b', url: `/v4/node/instances/${b.id}` },
+          { id: a.id, type: 'node', label: 'node-a', url: `/v4/node/instances/${a.id}`, parent_entity: null },
+          { id: b.id, type: 'node', label: 'node-b', url: `/v4/node/instances/${b.id}`, parent_entity: null },
         ],
+      );
+      // The firewall lists what it is assigned to, as the devices do.
+      const shown = (await app.request('GET', `${URL}/${fw.id}`)).body;
+      assert.deepEqual(
+        shown.entities,
+        devices.body.data.map((d: { entity: unknown }) => d.entity),
       );
       assert.deepEqual(await nodeFirewalls(app, a.id), [fw.id]);
       assert.deepEqual(await nodeFirewalls(app, b.id), [fw.id]);
@@ -93,7 +99,13 @@ for (const dialect of DIALECTS) {
       const added = await app.request('POST', url, { body: { id: node.id, type: 'node' } });
       assert.equal(added.status, 200, JSON.stringify(added.body));
       const device = added.body;
-      assert.deepEqual(device.entity, { id: node.id, type: 'node', label: 'target', url: `/v4/node/instances/${node.id}` });
+      assert.deepEqual(device.entity, {
+        id: node.id,
+        type: 'node',
+        label: 'target',
+        url: `/v4/node/instances/${node.id}`,
+        parent_entity: null,
+      });
       assert.deepEqual(Object.keys(device).sort(), ['created', 'entity', 'id', 'updated']);
       assert.deepEqual((await app.request('GET', `${url}/${device.id}`)).body, device);
       assert.deepEqual((await app.request('GET', url)).body, { data: [device], page: 1, pages: 1, results: 1 });

@@ -23,8 +23,12 @@ for (const dialect of DIALECTS) {
         outbound: [],
         inbound_policy: 'DROP',
         outbound_policy: 'ACCEPT',
+        version: 1,
+        fingerprint: fw.rules.fingerprint,
       });
-      assert.deepEqual(Object.keys(fw).sort(), ['created', 'id', 'label', 'rules', 'status', 'tags', 'updated']);
+      assert.match(fw.rules.fingerprint, /^[0-9a-f]{8}$/);
+      assert.deepEqual(fw.entities, [], 'assigned to nothing yet');
+      assert.deepEqual(Object.keys(fw).sort(), ['created', 'entities', 'id', 'label', 'rules', 'status', 'tags', 'updated']);
 
       const view = await app.request('GET', `${URL}/${fw.id}`);
       assert.equal(view.status, 200);
@@ -155,7 +159,14 @@ for (const dialect of DIALECTS) {
       });
       assert.deepEqual(fw.rules.outbound, [shortest]);
       const bare = await createFirewall(app, { rules: { inbound_policy: 'DROP', outbound_policy: 'DROP' } });
-      assert.deepEqual(bare.rules, { inbound: [], outbound: [], inbound_policy: 'DROP', outbound_policy: 'DROP' });
+      assert.deepEqual(bare.rules, {
+        inbound: [],
+        outbound: [],
+        inbound_policy: 'DROP',
+        outbound_policy: 'DROP',
+        version: 1,
+        fingerprint: bare.rules.fingerprint,
+      });
       assert.equal((await app.request('GET', URL)).body.results, 2, 'refused requests created nothing');
     });
 
@@ -279,8 +290,26 @@ for (const dialect of DIALECTS) {
       const icmp = { protocol: 'ICMP', addresses: { ipv4: ['0.0.0.0/0'] }, action: 'ACCEPT' };
       const put = await app.request('PUT', url, { body: { inbound: [icmp], inbound_policy: 'ACCEPT' } });
       assert.equal(put.status, 200, JSON.stringify(put.body));
-      const replaced = { inbound: [icmp], outbound: [], inbound_policy: 'ACCEPT', outbound_policy: 'ACCEPT' };
+      // Both address families are shown, an empty list for the one a rule leaves out; each update is a version.
+      const shownIcmp = { ...icmp, addresses: { ipv4: ['0.0.0.0/0'], ipv6: [] } };
+      const replaced = {
+        inbound: [shownIcmp],
+        outbound: [],
+        inbound_policy: 'ACCEPT',
+        outbound_policy: 'ACCEPT',
+        version: 2,
+        fingerprint: put.body.fingerprint,
+      };
       assert.deepEqual(put.body, replaced, 'rule lists left out are empty; a policy left out stays');
+      assert.notEqual(put.body.fingerprint, fw.rules.fingerprint);
+      const again = await app.request('PUT', url, { body: { inbound: [icmp] } });
+      assert.deepEqual(
+        [again.body.version, again.body.fingerprint],
+        [3, put.body.fingerprint],
+        'the same rules, the same fingerprint',
+      );
+      await app.request('PUT', url, { body: { inbound: [icmp] } });
+      replaced.version = 4;
       assert.deepEqual((await app.request('GET', url)).body, replaced);
       assert.deepEqual((await app.request('GET', `${URL}/${fw.id}`)).body.rules, replaced);
 
@@ -294,7 +323,7 @@ for (const dialect of DIALECTS) {
       const noPolicy = await app.request('PUT', url, { body: { inbound_policy: 'REJECT' } });
       assert.deepEqual(fieldsOf(noPolicy.body), ['inbound_policy']);
       assert.deepEqual((await app.request('GET', url)).body, replaced, 'nothing changed');
-      assert.equal((await eventsOf(app, me.accountId, 'firewall_update')).length, 1);
+      assert.equal((await eventsOf(app, me.accountId, 'firewall_update')).length, 3);
     });
 
     test('lists: page sizes 25..100 (default 100); X-Filter on id, label, created, updated and tags', async (t) => {

@@ -34,8 +34,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         devices.body.data.map((d: { entity: unknown }) => d.entity),
         [
-          { id: other.id, type: 'node', label: other.label, url: `/v4/node/instances/${other.id}` },
-          { id: node.id, type: 'node', label: 'under-fw', url: `/v4/node/instances/${node.id}` },
+          { id: other.id, type: 'node', label: other.label, url: `/v4/node/instances/${other.id}`, parent_entity: null },
+          { id: node.id, type: 'node', label: 'under-fw', url: `/v4/node/instances/${node.id}`, parent_entity: null },
         ],
       );
       const added = await eventsOf(app, me.accountId, 'firewall_device_add');

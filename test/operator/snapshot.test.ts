@@ -95,6 +95,7 @@ for (const dialect of DIALECTS) {
           '0027-job-claim-function',
           '0028-region-site-type',
           '0029-event-records',
+          '0030-firewall-rules-version',
         ],
         blobs: 'by-key',
       });

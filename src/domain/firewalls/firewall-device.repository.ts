@@ -30,6 +30,23 @@ function devicesOf(db: Kysely<Database>, accountId: number, firewallId: number) 
     .where('firewall_devices.firewall_id', '=', firewallId);
 }
 
+/** The nodes the account's firewalls among `firewallIds` are assigned to, in the order they were assigned. */
+export function findEntitiesOfFirewalls(
+  db: Kysely<Database>,
+  accountId: number,
+  firewallIds: readonly number[],
+): Promise<{ firewall_id: number; node_id: number; node_label: string }[]> {
+  if (firewallIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('firewall_devices')
+    .innerJoin('nodes', 'nodes.id', 'firewall_devices.node_id')
+    .select(['firewall_devices.firewall_id', 'firewall_devices.node_id', 'nodes.label as node_label'])
+    .where('firewall_devices.account_id', '=', accountId)
+    .where('firewall_devices.firewall_id', 'in', [...firewallIds])
+    .orderBy('firewall_devices.id')
+    .execute();
+}
+
 export function listDevices(
   db: Kysely<Database>,
   accountId: number,

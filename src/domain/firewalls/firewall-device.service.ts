@@ -24,14 +24,14 @@ import {
   insertDevice,
   listDevices,
 } from './firewall-device.repository.ts';
-import { toFirewalls } from './firewall-view.ts';
+import { deviceEntity, toFirewalls } from './firewall-view.ts';
 
 export function deviceRowToDevice(row: DeviceViewRow): FirewallDevice {
   return {
     id: row.id,
     created: row.created,
     updated: row.updated,
-    entity: { id: row.node_id, type: 'node', label: row.node_label, url: `/v4/node/instances/${row.node_id}` },
+    entity: deviceEntity(row),
   };
 }
 

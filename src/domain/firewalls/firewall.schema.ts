@@ -47,14 +47,33 @@ export const RulesSchema = Type.Object({
 });
 export type Ruleset = Static<typeof RulesSchema>;
 
+/** A ruleset as shown: every rule with both address families, its version and a fingerprint of it. */
+export const RulesViewSchema = Type.Object({
+  ...RulesSchema.properties,
+  version: Type.Integer(),
+  fingerprint: Type.String(),
+});
+export type RulesView = Static<typeof RulesViewSchema>;
+
+/** What a firewall is assigned to: a node (a node is no part of anything, so its parent is null). */
+const DeviceEntity = Type.Object({
+  id: Type.Integer(),
+  type: StringEnum(['node'] as const),
+  label: Type.String(),
+  url: Type.String(),
+  parent_entity: Type.Null(),
+});
+export type DeviceEntityT = Static<typeof DeviceEntity>;
+
 export const FirewallSchema = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
   created: Timestamp,
   updated: Timestamp,
   status: StringEnum(FIREWALL_STATUSES),
-  rules: RulesSchema,
+  rules: RulesViewSchema,
   tags: Type.Array(Type.String()),
+  entities: Type.Array(DeviceEntity),
 });
 export type Firewall = Static<typeof FirewallSchema>;
 
@@ -92,12 +111,7 @@ export const FirewallDeviceSchema = Type.Object({
   id: Type.Integer(),
   created: Timestamp,
   updated: Timestamp,
-  entity: Type.Object({
-    id: Type.Integer(),
-    type: StringEnum(['node'] as const),
-    label: Type.String(),
-    url: Type.String(),
-  }),
+  entity: DeviceEntity,
 });
 export type FirewallDevice = Static<typeof FirewallDeviceSchema>;
 

@@ -21,13 +21,13 @@ import {
   listFirewalls,
   updateFirewallRow,
 } from './firewall.repository.ts';
-import type { CreateFirewall, Firewall, Ruleset, UpdateFirewall, UpdateRules } from './firewall.schema.ts';
+import type { CreateFirewall, Firewall, Ruleset, RulesView, UpdateFirewall, UpdateRules } from './firewall.schema.ts';
 import { firewallEntity, firewallFor } from './firewall-access.ts';
 import { applyFirewallsLater } from './firewall-apply.jobs.ts';
 import { findEnabledOnNodes, findNodeIdsOfFirewall } from './firewall-device.repository.ts';
 import { assignToNodes } from './firewall-device.service.ts';
 import { checkRules } from './firewall-rules.ts';
-import { rulesOf, toFirewall, toFirewalls } from './firewall-view.ts';
+import { rulesOf, rulesView, toFirewall, toFirewalls } from './firewall-view.ts';
 
 async function assertLabelFree(db: Kysely<Database>, accountId: number, label: string, exceptId?: number): Promise<void> {
   if (await firewallLabelTaken(db, accountId, label, exceptId)) {
@@ -149,12 +149,12 @@ export async function deleteFirewall(ctx: Context, principal: Principal, id: num
   });
 }
 
-export async function getFirewallRules(ctx: Context, scope: AccountScope, id: number): Promise<Ruleset> {
-  return rulesOf(await firewallFor(ctx.db, scope, id, 'read_only'));
+export async function getFirewallRules(ctx: Context, scope: AccountScope, id: number): Promise<RulesView> {
+  return rulesView(await firewallFor(ctx.db, scope, id, 'read_only'));
 }
 
 /** Replaces the whole ruleset with the one sent (a rule list left out is empty; a policy left out stays); event firewall_update. */
-export async function updateFirewallRules(ctx: Context, principal: Principal, id: number, body: UpdateRules): Promise<Ruleset> {
+export async function updateFirewallRules(ctx: Context, principal: Principal, id: number, body: UpdateRules): Promise<RulesView> {
   checkRules(body, null);
   return inTransaction(ctx.db, async (trx) => {
     const row = await firewallFor(trx, scopeOf(principal), id, 'read_write');
@@ -167,10 +167,11 @@ export async function updateFirewallRules(ctx: Context, principal: Principal, id
     };
     const updated = await updateFirewallRow(trx, row.account_id, row.id, {
       rules: JSON.stringify(rules),
+      rules_version: row.rules_version + 1,
       updated: toTimestamp(ctx.clock.nowMs()),
     });
     await applyFirewallsLater(trx, ctx, row.account_id, await findNodeIdsOfFirewall(trx, row.account_id, row.id));
     await recordEvent(trx, ctx, actorOf(principal), { action: 'firewall_update', entity: firewallEntity(updated) });
-    return rules;
+    return rulesView(updated);
   });
 }

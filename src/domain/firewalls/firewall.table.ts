@@ -8,6 +8,8 @@ export interface FirewallTable {
   status: string;
   /** JSON of the whole ruleset as the API shows it: inbound, outbound and both policies. */
   rules: string;
+  /** 1 when made, one more with each rules update. */
+  rules_version: Generated<number>;
   created: string;
   updated: string;
 }
