@@ -16,6 +16,11 @@ export interface OperationHandler {
   /** Job kind, e.g. `node.boot`. */
   kind: string;
   transition: TransitionKind;
+  /**
+   * Whether the work may start now, for an operation that waits on another (a capture of the disk a
+   * node create is still writing); in the start job's transaction, before `start`. Without it, ready.
+   */
+  ready?(job: JobContext): Promise<Readiness>;
   /** Runs when the work starts (in the start job's transaction). */
   start?(job: JobContext): Promise<void>;
   /**
@@ -28,6 +33,16 @@ export interface OperationHandler {
   /** Runs if the operation fails for good, to put the resource back in a sane state. */
   fail?(job: JobContext, error: unknown): Promise<void>;
 }
+
+/**
+ * `ready`: the operation starts. `wait`: its start is asked again a little later (READY_POLL_MS), its
+ * event still scheduled. `refused`: it never will, and fails without starting: `fail` runs and the
+ * event fails with the reason as its message.
+ */
+export type Readiness = 'ready' | 'wait' | { refused: string };
+
+/** How long a waiting operation waits before its start asks again (service clock, not scaled: real work takes real time). */
+export const READY_POLL_MS = 1000;
 
 /** What an operation's real work gets: its job, and where it says how far along it is. */
 export interface WorkContext extends PrepareContext {
@@ -68,6 +83,8 @@ export type ReportProgress = (
   status: 'started' | 'finished' | 'failed',
   percentComplete: number,
   pace?: OperationPace | null,
+  /** Why it failed, for an operation refused before it started. */
+  message?: string,
 ) => Promise<void>;
 
 export interface OperationJobOptions {
@@ -162,6 +179,17 @@ export function operationJobs(handlers: readonly OperationHandler[], options: Op
             ...(work && p === 'finish' ? { maxAttempts: 3 } : {}),
           });
         if (phase === 'start') {
+          const readiness = op.ready ? await op.ready(jc) : 'ready';
+          if (readiness === 'wait') {
+            await enqueueJob(trx, ctx.clock, { kind: op.kind, accountId, runAt: ctx.clock.nowMs() + READY_POLL_MS, payload });
+            return;
+          }
+          if (readiness !== 'ready') {
+            ctx.log.info({ kind: op.kind, jobId: job.id, reason: readiness.refused }, 'operation refused before it started');
+            await op.fail?.(jc, new Error(readiness.refused));
+            if (event) await progress(trx, ctx, { accountId, ...event }, 'failed', 0, null, readiness.refused);
+            return;
+          }
           await op.start?.(jc);
           const now = ctx.clock.nowMs();
           const duration = work ? 0 : transitionMs(ctx, op.transition);

@@ -88,7 +88,7 @@ export async function recordEvent(db: Kysely<Database>, ctx: Context, actor: Eve
 /**
  * Moves an event along as the job behind it runs. While it runs it shows what is left (`0:0:20`)
  * and its rate (`464.00 MB/s`) when the pace says; once done, neither, and its duration in whole
- * seconds, as the live service shows them.
+ * seconds, as the live service shows them. A `message` (why it failed) replaces the event's.
  */
 export async function progressEvent(
   db: Kysely<Database>,
@@ -97,6 +97,7 @@ export async function progressEvent(
   status: EventStatus,
   percentComplete: number,
   pace: EventPace | null = null,
+  message?: string,
 ): Promise<void> {
   const nowMs = ctx.clock.nowMs();
   const done = status === 'finished' || status === 'failed';
@@ -108,6 +109,7 @@ export async function progressEvent(
     rate: running && pace.mbPerSecond !== null ? `${pace.mbPerSecond.toFixed(2)} MB/s` : null,
     updated: toTimestamp(nowMs),
     ...(done ? { duration: Math.round(elapsedSeconds(event.created, nowMs)) } : {}),
+    ...(message !== undefined ? { message } : {}),
   });
 }
 

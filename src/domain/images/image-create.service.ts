@@ -13,11 +13,13 @@ import { IMAGE_CREATE } from './image.jobs.ts';
 import { insertPrivateImage } from './image.repository.ts';
 import type { CreateImage, Image } from './image.schema.ts';
 import { scheduleImageOperation, tagNewImage, vendorOfSourceImage } from './image.service.ts';
+import { diskCaptureState } from './image-capture.ts';
 import { imageSecondary } from './image-deploy.ts';
 
 /**
  * Captures a private image from a disk of the caller's account: `creating` at once, `available`
- * when the image_create operation finishes; its disk_imagize event follows the operation.
+ * when the image_create operation finishes; its disk_imagize event follows the operation. A disk
+ * still being made is waited for (the event stays scheduled), and the image fails if it never is.
  */
 export async function createImage(ctx: Context, principal: Principal, body: CreateImage): Promise<Image> {
   const scope = scopeOf(principal);
@@ -27,9 +29,9 @@ export async function createImage(ctx: Context, principal: Principal, body: Crea
     await lockRows(trx, 'disks', 'id', [body.disk_id]);
     const disk = await findDiskForImage(trx, scope, body.disk_id);
     if (!disk) throw fail.badRequest(`No disk ${body.disk_id} on this account that you may read`, 'disk_id');
-    if (disk.status !== 'ready') {
-      throw fail.badRequest(`Disk ${disk.id} is ${disk.status}; only a ready disk can be captured`, 'disk_id');
-    }
+    // A disk still being written (a new node's) is captured once it is ready: the capture waits for it.
+    const state = diskCaptureState(disk.id, disk);
+    if (typeof state === 'object') throw fail.badRequest(state.refused, 'disk_id');
     const now = toTimestamp(ctx.clock.nowMs());
     const row = await insertPrivateImage(
       trx,

@@ -13,7 +13,7 @@ import {
   type ImageRow,
   updateImageRow,
 } from './image.repository.ts';
-import { captureImage } from './image-capture.ts';
+import { captureImage, captureReady } from './image-capture.ts';
 import { capturedImageKey, deleteImageBlobs } from './image-files.ts';
 import { deleteUploadOfImage, findUploadOfImage, UPLOAD_PENDING } from './image-upload.repository.ts';
 
@@ -64,9 +64,14 @@ function makesAvailable(kind: string, transition: TransitionKind, from: string):
   };
 }
 
-/** A capture: with real nodes its work stores the disk's files (image-capture.ts), which the image then points to. */
+/**
+ * A capture: it starts once its disk is ready (a disk still being written is waited for, one that
+ * will never be fails the image); with real nodes its work stores the disk's files
+ * (image-capture.ts), which the image then points to.
+ */
 const captureOperation: OperationHandler = {
   ...makesAvailable(IMAGE_CREATE, 'image_create', 'creating'),
+  ready: captureReady,
   work: captureImage,
   async finish({ trx, ctx, payload, job }) {
     const captured = ctx.compute === null ? {} : { blob_key: capturedImageKey(job.account_id ?? 0, Number(payload.imageNum)) };

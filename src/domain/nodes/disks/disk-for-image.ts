@@ -16,6 +16,8 @@ export interface DiskForImage {
   nodeId: number;
   nodeLabel: string;
   nodeRegion: string;
+  /** The operation under way on the disk's node (null when none): a disk not ready without one will not be. */
+  nodeBusy: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function findDiskForImage(
       'nodes.id as nodeId',
       'nodes.label as nodeLabel',
       'nodes.region as nodeRegion',
+      'nodes.busy as nodeBusy',
     ])
     .where('disks.id', '=', diskId)
     .where('disks.account_id', '=', scope.accountId)
