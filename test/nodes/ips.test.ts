@@ -37,12 +37,18 @@ for (const dialect of DIALECTS) {
             rdns: `${address.replaceAll('.', '-')}.ip.cumulo.local`,
             node_id: node.id,
             region: 'us-east',
+            interface_id: null,
+            vpc_nat_1_1: null,
+            reserved: false,
+            assigned_entity: { id: node.id, type: 'node', label: node.label, url: `/v4/node/instances/${node.id}` },
           },
         ],
         private: [],
         shared: [],
         reserved: [],
+        vpc: [],
       });
+      assert.deepEqual(ipv6.vpc, [], 'VPCs are not offered');
       assert.equal(`${ipv6.slaac.address}/128`, node.ipv6);
       assert.deepEqual(
         [ipv6.slaac.prefix, ipv6.slaac.gateway, ipv6.slaac.subnet_mask, ipv6.slaac.public, ipv6.slaac.rdns],

@@ -12,7 +12,7 @@ import { nodeEntity } from '../nodes/node-access.ts';
 import { assertForwardDns } from './forward-dns.ts';
 import { type IpAddressRow, updateAddressRdns } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
-import { ipRowToIpAddress } from './ip-address.service.ts';
+import { type HolderLabels, ipRowToIpAddress } from './ip-address.service.ts';
 import { allocateNodeIpv4 } from './ip-allowance.service.ts';
 
 /*
@@ -31,6 +31,11 @@ export async function ipEvent(
   await recordEvent(db, ctx, actor, { action, entity: nodeEntity(node), message: row.address });
 }
 
+/** The node's own label, for an address it holds. */
+function labelOf(node: NodeRow): HolderLabels {
+  return new Map([[node.id, node.label]]);
+}
+
 /** Adds an IPv4 address to the node: a public one within its allowance, or its one private address. */
 export async function addIpv4(
   db: Kysely<Database>,
@@ -43,7 +48,7 @@ export async function addIpv4(
   if (!region) throw fail.badRequest(`The node's region ${node.region} is no longer offered`);
   const row = await allocateNodeIpv4(db, ctx, { accountId: node.account_id, nodeId: node.id, region, public: isPublic });
   await ipEvent(db, ctx, actor, node, 'node_addip', row);
-  return ipRowToIpAddress(row, ctx.config.hostname);
+  return ipRowToIpAddress(row, ctx.config.hostname, labelOf(node));
 }
 
 /**
@@ -73,8 +78,8 @@ export async function setRdns(
   row: IpAddressRow,
   rdns: string | null | undefined,
 ): Promise<IpAddress> {
-  if (rdns === undefined) return ipRowToIpAddress(row, ctx.config.hostname);
+  if (rdns === undefined) return ipRowToIpAddress(row, ctx.config.hostname, labelOf(node));
   const updated = await updateAddressRdns(db, row, rdns);
   await ipEvent(db, ctx, actor, node, 'ipaddress_update', updated);
-  return ipRowToIpAddress(updated, ctx.config.hostname);
+  return ipRowToIpAddress(updated, ctx.config.hostname, labelOf(node));
 }

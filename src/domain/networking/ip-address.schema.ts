@@ -12,9 +12,20 @@ const common = {
   region: Type.String(),
 };
 
+/** Fields of later revisions an address shows: VPCs and reservations are not offered; the node that holds it. */
+const later = {
+  interface_id: Type.Null(),
+  vpc_nat_1_1: Type.Null(),
+  reserved: Type.Boolean(),
+  assigned_entity: Nullable(
+    Type.Object({ id: Type.Integer(), type: StringEnum(['node'] as const), label: Type.String(), url: Type.String() }),
+  ),
+};
+
 /** One address as the API shows it: public and private IPv4, SLAAC and link-local IPv6 alike. */
 export const IpAddressSchema = Type.Object({
   ...common,
+  ...later,
   // Private addresses have no gateway.
   gateway: Nullable(Type.String()),
   type: StringEnum(IP_ADDRESS_TYPES),
@@ -24,16 +35,20 @@ export const IpAddressSchema = Type.Object({
 export type IpAddress = Static<typeof IpAddressSchema>;
 
 /** A public IPv4 address, which always has a gateway and a reverse DNS name. */
-export const PublicIpv4Schema = Type.Object({
+const publicIpv4 = {
   ...common,
   gateway: Nullable(Type.String()),
   type: StringEnum(IP_ADDRESS_TYPES),
   rdns: Type.String(),
-});
+};
+export const PublicIpv4Schema = Type.Object({ ...publicIpv4, ...later });
+/** A reserved address (never one here: reserving has no operation in this API). */
+export const ReservedIpv4Schema = Type.Object(publicIpv4);
 
 /** A private IPv4 address: no gateway, no reverse DNS. */
 export const PrivateIpv4Schema = Type.Object({
   ...common,
+  ...later,
   gateway: Nullable(Type.String()),
   type: Type.String(),
   rdns: Nullable(Type.String()),
@@ -42,6 +57,7 @@ export const PrivateIpv4Schema = Type.Object({
 /** A SLAAC or link-local IPv6 address: the gateway is the router's link-local address. */
 export const Ipv6AddressSchema = Type.Object({
   ...common,
+  ...later,
   gateway: Type.String(),
   type: Type.String(),
   rdns: Nullable(Type.String()),

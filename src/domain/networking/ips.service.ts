@@ -9,7 +9,7 @@ import type { NodeRow } from '../nodes/node.repository.ts';
 import { nodeFor, nodeNamedIn } from '../nodes/node-access.ts';
 import { findNodeAddress, findVisibleAddress, type IpAddressRow, listPublicAddresses } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
-import { canonicalAddress, ipRowToIpAddress } from './ip-address.service.ts';
+import { canonicalAddress, holderLabels, ipRowToIpAddress } from './ip-address.service.ts';
 import { addIpv4, checkedRdns, setRdns } from './ip-address-writes.ts';
 import type { AllocateAccountIp } from './ips.schema.ts';
 
@@ -20,7 +20,9 @@ import type { AllocateAccountIp } from './ips.schema.ts';
 
 /** The account's addresses without private ones; a restricted user sees those of nodes it holds a grant on. */
 export async function getIps(ctx: Context, scope: AccountScope, request: PageRequest): Promise<Page<IpAddress>> {
-  return mapPage(await listPublicAddresses(ctx.db, scope, request), (row) => ipRowToIpAddress(row, ctx.config.hostname));
+  const page = await listPublicAddresses(ctx.db, scope, request);
+  const labels = await holderLabels(ctx.db, ctx, scope.accountId, page.data);
+  return mapPage(page, (row) => ipRowToIpAddress(row, ctx.config.hostname, labels));
 }
 
 async function visibleAddress(db: Kysely<Database>, scope: AccountScope, text: string): Promise<IpAddressRow> {
@@ -32,7 +34,8 @@ async function visibleAddress(db: Kysely<Database>, scope: AccountScope, text: s
 
 /** Any address of the account, private ones included; another account's, or one not known, is not found. */
 export async function getIp(ctx: Context, scope: AccountScope, address: string): Promise<IpAddress> {
-  return ipRowToIpAddress(await visibleAddress(ctx.db, scope, address), ctx.config.hostname);
+  const row = await visibleAddress(ctx.db, scope, address);
+  return ipRowToIpAddress(row, ctx.config.hostname, await holderLabels(ctx.db, ctx, scope.accountId, [row]));
 }
 
 /** An IPv4 address for a node named in the body, by the rule of the node's own allocation. */

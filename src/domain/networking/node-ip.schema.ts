@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IntegerId, Nullable, StringEnum } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
-import { Ipv6AddressSchema, PrivateIpv4Schema, PublicIpv4Schema } from './ip-address.schema.ts';
+import { Ipv6AddressSchema, PrivateIpv4Schema, PublicIpv4Schema, ReservedIpv4Schema } from './ip-address.schema.ts';
 import { Ipv6RangeSchema } from './ipv6.schema.ts';
 
 /** A node's addresses by kind. `global` lists the IPv6 ranges routed to the node (clients read a list). */
@@ -10,12 +10,15 @@ export const NodeIpsSchema = Type.Object({
     public: Type.Array(PublicIpv4Schema),
     private: Type.Array(PrivateIpv4Schema),
     shared: Type.Array(PublicIpv4Schema),
-    reserved: Type.Array(PublicIpv4Schema),
+    reserved: Type.Array(ReservedIpv4Schema),
+    // VPCs are not offered: always empty.
+    vpc: Type.Array(Type.Object({ address: Type.String() })),
   }),
   ipv6: Type.Object({
     link_local: Ipv6AddressSchema,
     slaac: Ipv6AddressSchema,
     global: Type.Array(Ipv6RangeSchema),
+    vpc: Type.Array(Type.Object({ address: Type.String() })),
   }),
 });
 export type NodeIps = Static<typeof NodeIpsSchema>;

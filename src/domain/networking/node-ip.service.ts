@@ -8,7 +8,14 @@ import type { NodeRow } from '../nodes/node.repository.ts';
 import { nodeFor } from '../nodes/node-access.ts';
 import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow } from './ip-address.repository.ts';
 import type { IpAddress } from './ip-address.schema.ts';
-import { canonicalAddress, ipRowToIpAddress, linkLocalAddress, publicIpv4, slaacAddress } from './ip-address.service.ts';
+import {
+  canonicalAddress,
+  holderLabels,
+  ipRowToIpAddress,
+  linkLocalAddress,
+  publicIpv4,
+  slaacAddress,
+} from './ip-address.service.ts';
 import { addIpv4, checkedRdns, ipEvent, setRdns } from './ip-address-writes.ts';
 import { findSharedWithNode } from './ip-share.repository.ts';
 import { ipv6BlockView } from './ipv6.service.ts';
@@ -31,15 +38,24 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
   const v4 = rows.filter((r) => r.type === 'ipv4');
   const slaac = slaacOf(rows);
   const ranges = await findRangesOfNode(ctx.db, node.account_id, node.id);
+  const shared = await findSharedWithNode(ctx.db, node.account_id, node.id);
+  const labels = await holderLabels(ctx.db, ctx, node.account_id, [...rows, ...shared]);
   return {
     ipv4: {
-      public: v4.filter((r) => r.public === 1).map((r) => publicIpv4(r, ctx.config.hostname)),
-      private: v4.filter((r) => r.public === 0).map((r) => ipRowToIpAddress(r, ctx.config.hostname)),
-      shared: (await findSharedWithNode(ctx.db, node.account_id, node.id)).map((r) => publicIpv4(r, ctx.config.hostname)),
+      public: v4.filter((r) => r.public === 1).map((r) => publicIpv4(r, ctx.config.hostname, labels)),
+      private: v4.filter((r) => r.public === 0).map((r) => ipRowToIpAddress(r, ctx.config.hostname, labels)),
+      shared: shared.map((r) => publicIpv4(r, ctx.config.hostname, labels)),
       // Reserving an address has no operation in this API, so no node holds a reserved one.
       reserved: [],
+      // VPCs are not offered.
+      vpc: [],
     },
-    ipv6: { slaac: slaacAddress(slaac), link_local: linkLocalAddress(slaac), global: ranges.map(ipv6BlockView) },
+    ipv6: {
+      slaac: slaacAddress(slaac, labels),
+      link_local: linkLocalAddress(slaac, labels),
+      global: ranges.map(ipv6BlockView),
+      vpc: [],
+    },
   };
 }
 
@@ -62,14 +78,15 @@ async function nodeAddress(
   const row = await findNodeAddress(db, node.account_id, node.id, address);
   if (row) return { row, linkLocal: false };
   const slaac = (await addressesOf(db, node)).find((r) => r.type === 'ipv6');
-  if (slaac && linkLocalAddress(slaac).address === address) return { row: slaac, linkLocal: true };
+  if (slaac && linkLocalAddress(slaac, new Map()).address === address) return { row: slaac, linkLocal: true };
   throw fail.notFound('Address not found');
 }
 
 export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<IpAddress> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
   const found = await nodeAddress(ctx.db, node, address);
-  return found.linkLocal ? linkLocalAddress(found.row) : ipRowToIpAddress(found.row, ctx.config.hostname);
+  const labels = new Map([[node.id, node.label]]);
+  return found.linkLocal ? linkLocalAddress(found.row, labels) : ipRowToIpAddress(found.row, ctx.config.hostname, labels);
 }
 
 /** The node (read_write; locked, in a transaction) and its address whose reverse DNS name is to change. */
