@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LIVE_DIR } from '../../scripts/shared-copies.ts';
+import type { LiveException } from './live-exceptions.ts';
 
 /**
  * The live service's answers as test/clients/live/README.md describes them, and the check of this
@@ -54,37 +55,37 @@ type LiveKey = LiveOperation['keys'][string];
  * with its record (`POST /node/instances/{nodeId}/clone`) is taken as the record's view.
  */
 export function liveKey(operation: string, at: string): LiveKey | undefined {
+  return liveKeys(operation, at)[0];
+}
+
+/** Every answer of the record `operation` answers with that sends `at`: the operation's own first, then its view's and collection's. */
+export function liveKeys(operation: string, at: string): LiveKey[] {
   const { operations } = readLiveShapes();
   // Every device slot of a config is one shape; the recordings filled sda and sdb only.
   const key = (op: string, path: string) =>
     operations[op]?.keys[path] ?? operations[op]?.keys[path.replace(/devices\.sd[a-z]\b/, 'devices.sda')];
-  const direct = key(operation, at);
-  if (direct) return direct;
   const [method, path = ''] = operation.split(' ');
   const views = (collection: string) =>
     Object.keys(operations).filter(
       (op) => op.startsWith(`GET ${collection}/{`) && /^\{[^/]+\}$/.test(op.slice(collection.length + 5)),
     );
+  const found = [key(operation, at)];
   if (method === 'GET' && at.startsWith('data[].')) {
-    return views(path)
-      .map((view) => key(view, at.slice(7)))
-      .find((k) => k !== undefined);
+    found.push(...views(path).map((view) => key(view, at.slice(7))));
+  } else {
+    // A create in a collection answers with a record of it (`POST /node/instances/{nodeId}/configs`).
+    found.push(key(`GET ${path}`, `data[].${at}`));
+    // The record the path names: its last parameter and what comes before it.
+    const record = /^(.*)\/\{[^/]+\}/.exec(path.replace(/(\/\{[^/]+\})[^{]*$/, '$1'))?.[0];
+    if (record === undefined) {
+      // An action on a collection that answers with a record of it (`POST /domains/import`).
+      found.push(key(`GET ${path.slice(0, path.lastIndexOf('/'))}`, `data[].${at}`));
+    } else {
+      const collection = record.slice(0, record.lastIndexOf('/'));
+      found.push(key(`GET ${record}`, at), key(`GET ${collection}`, `data[].${at}`), ...views(collection).map((v) => key(v, at)));
+    }
   }
-  // A create in a collection answers with a record of it (`POST /node/instances/{nodeId}/configs`).
-  const created = key(`GET ${path}`, `data[].${at}`);
-  if (created) return created;
-  // The record the path names: its last parameter and what comes before it.
-  const record = /^(.*)\/\{[^/]+\}/.exec(path.replace(/(\/\{[^/]+\})[^{]*$/, '$1'))?.[0];
-  // An action on a collection that answers with a record of it (`POST /domains/import`).
-  if (record === undefined) return key(`GET ${path.slice(0, path.lastIndexOf('/'))}`, `data[].${at}`);
-  const collection = record.slice(0, record.lastIndexOf('/'));
-  return (
-    key(`GET ${record}`, at) ??
-    key(`GET ${collection}`, `data[].${at}`) ??
-    views(collection)
-      .map((v) => key(v, at))
-      .find((k) => k !== undefined)
-  );
+  return found.filter((k) => k !== undefined);
 }
 
 /** Whether the live service sends `at` for the record `operation` answers with (see liveKey). */
@@ -145,40 +146,84 @@ function fits(ours: JsonType, live: TypeCounts): boolean {
 }
 
 /**
- * Where this server's answers to one operation differ from the live service's: a key the live
- * service always sends that an answer lacks, a key it sends that no answer has, a type it never
- * sends. Keys only this server sends are not differences (later or own fields).
+ * Where this server's answers to one operation differ from the live service's:
+ * - a key the live service always sends that an answer lacks, or one it sends in more than half of
+ *   its records that no answer has (a key it sends less often depends on the data: a rule's
+ *   description, a fifth device slot);
+ * - a type it never sends there, for the record (its view or collection count: one record, one
+ *   shape); null only where no answer held a value either (a clone onto an empty node has no image,
+ *   one onto a new node has the source's: the data's, not the shape's).
+ * Keys only this server sends are not differences (later or own fields).
  */
-export function shapeDifferences(live: LiveOperation, ours: ShapeTally): { path: string; why: string }[] {
+export function shapeDifferences(operation: string, live: LiveOperation, ours: ShapeTally): { path: string; why: string }[] {
   const found: { path: string; why: string }[] = [];
+  const typeDifferences = (at: string, shape: LiveKey) => {
+    const liveTypes = recordTypes(operation, at, shape);
+    const ourTypes = Object.keys(ours.paths.get(at) ?? {}) as JsonType[];
+    const held = ourTypes.some((t) => t !== 'null');
+    for (const t of ourTypes) {
+      if (fits(t, liveTypes) || (t === 'null' && held)) continue;
+      found.push({ path: at, why: `${t}; the live service sends ${Object.keys(liveTypes).join(' or ')}` });
+    }
+  };
   for (const [at, shape] of Object.entries(live.keys)) {
     // The root, and an array's items (how many a list holds is the data's, not the shape's).
     if (at === '' || at.endsWith('[]')) {
-      for (const t of Object.keys(ours.paths.get(at) ?? {}) as JsonType[]) {
-        if (at !== '' && !fits(t, shape.types))
-          found.push({ path: at, why: `${t}; the live service sends ${Object.keys(shape.types).join(' or ')}` });
-      }
+      if (at !== '') typeDifferences(at, shape);
       continue;
     }
     const { holder, type } = holderOf(at);
     const liveHolders = live.keys[holder]?.types[type] ?? 0;
     const ourHolders = ours.paths.get(holder)?.[type] ?? 0;
     if (ourHolders === 0) continue;
-    const ourCounts = ours.paths.get(at);
-    const ourCount = total(ourCounts);
+    const ourCount = total(ours.paths.get(at));
     const liveCount = total(shape.types);
     if (ourCount === 0) {
-      found.push({ path: at, why: `absent; the live service sends it (${liveCount} of ${liveHolders})` });
+      if (liveCount * 2 > liveHolders) {
+        found.push({ path: at, why: `absent; the live service sends it (${liveCount} of ${liveHolders})` });
+      }
       continue;
     }
     if (liveCount >= liveHolders && ourCount < ourHolders) {
       found.push({ path: at, why: `in ${ourCount} of ${ourHolders}; the live service always sends it` });
     }
-    for (const t of Object.keys(ourCounts ?? {}) as JsonType[]) {
-      if (!fits(t, shape.types)) {
-        found.push({ path: at, why: `${t}; the live service sends ${Object.keys(shape.types).join(' or ')}` });
-      }
-    }
+    typeDifferences(at, shape);
   }
   return found;
+}
+
+/** The types the live service sends at `at` of the record `operation` answers with, over its answers to every operation of that record. */
+function recordTypes(operation: string, at: string, shape: LiveKey): TypeCounts {
+  const types: TypeCounts = { ...shape.types };
+  for (const other of liveKeys(operation, at)) {
+    for (const [t, n] of Object.entries(other.types) as [JsonType, number][]) types[t] = (types[t] ?? 0) + n;
+  }
+  return types;
+}
+
+/**
+ * Every difference between this server's answers (tallied by operation) and the live service's,
+ * as `OPERATION  path: why`, leaving out the exceptions; and the exceptions that matched nothing.
+ */
+export function liveDifferences(
+  tallies: ReadonlyMap<string, ShapeTally>,
+  exceptions: readonly LiveException[],
+): { differences: string[]; unexercised: string[]; stale: LiveException[] } {
+  const used = new Set<LiveException>();
+  const differences: string[] = [];
+  const unexercised: string[] = [];
+  for (const [operation, live] of Object.entries(readLiveShapes().operations)) {
+    if (!Object.keys(live.statuses).some((s) => s.startsWith('2')) || Object.keys(live.keys).length === 0) continue;
+    const ours = tallies.get(operation);
+    if (!ours) {
+      unexercised.push(operation);
+      continue;
+    }
+    for (const found of shapeDifferences(operation, live, ours)) {
+      const excepted = exceptions.find((e) => (e.operation === '*' || e.operation === operation) && e.path === found.path);
+      if (excepted) used.add(excepted);
+      else differences.push(`${operation}  ${found.path}: ${found.why}`);
+    }
+  }
+  return { differences, unexercised, stale: exceptions.filter((e) => !used.has(e)) };
 }

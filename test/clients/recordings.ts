@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RECORDED_DIR } from '../../scripts/shared-copies.ts';
+
+/** Our own sequences in the recorded form (client `live-coverage`), kept in the repository. */
+export const OWN_DIR = fileURLToPath(new URL('./own/', import.meta.url));
 
 /** What a recorded client sent in one request (the format: test/clients/recorded/README.md). */
 export interface RecordedRequest {

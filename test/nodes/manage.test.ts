@@ -111,7 +111,15 @@ for (const dialect of DIALECTS) {
         [n.label, n.group, n.tags, n.watchdog_enabled, n.status, n.region, n.type, n.ipv4],
         ['after', 'grp', ['b-tag', 'c-tag'], false, 'offline', 'us-east', 'g6-standard-1', node.ipv4],
       );
-      assert.deepEqual(n.alerts, { cpu: 150, io: 5000, network_in: 10, network_out: 10, transfer_quota: 80 });
+      assert.deepEqual(n.alerts, {
+        cpu: 150,
+        io: 5000,
+        network_in: 10,
+        network_out: 10,
+        transfer_quota: 80,
+        system_alerts: [],
+        user_alerts: [],
+      });
       assert.deepEqual(n.backups, {
         enabled: false,
         schedule: { day: 'Monday', window: 'W4' },

@@ -45,7 +45,7 @@ export function nodeJson(v: NodeViewValues, catalog: Catalog): string {
     type?.disk ?? 0
   },"memory":${type?.memory ?? 0},"vcpus":${type?.vcpus ?? 0},"transfer":${type?.transfer ?? 0},"gpus":${type?.gpus ?? 0},"accelerated_devices":0},"alerts":{"cpu":${v[at.alerts_cpu]},"network_in":${
     v[at.alerts_network_in]
-  },"network_out":${v[at.alerts_network_out]},"transfer_quota":${v[at.alerts_transfer_quota]},"io":${v[at.alerts_io]}},"backups":{"enabled":${backups},"schedule":{"day":${text(
+  },"network_out":${v[at.alerts_network_out]},"transfer_quota":${v[at.alerts_transfer_quota]},"io":${v[at.alerts_io]},"system_alerts":[],"user_alerts":[]},"backups":{"enabled":${backups},"schedule":{"day":${text(
     v[at.backups_day],
   )},"window":${text(v[at.backups_window])}},"last_successful":${text(lastBackup)},"available":${backups && lastBackup !== null}},"watchdog_enabled":${
     v[at.watchdog_enabled] === 1

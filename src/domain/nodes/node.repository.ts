@@ -121,7 +121,7 @@ const NODE_JSON = `json_object('id', nodes.id, 'label', nodes.label, 'region', n
   'specs', json_object('disk', coalesce(t.disk, 0), 'memory', coalesce(t.memory, 0), 'vcpus', coalesce(t.vcpus, 0),
     'transfer', coalesce(t.transfer, 0), 'gpus', coalesce(t.gpus, 0), 'accelerated_devices', 0),
   'alerts', json_object('cpu', nodes.alerts_cpu, 'network_in', nodes.alerts_network_in, 'network_out', nodes.alerts_network_out,
-    'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io),
+    'transfer_quota', nodes.alerts_transfer_quota, 'io', nodes.alerts_io, 'system_alerts', json('[]'), 'user_alerts', json('[]')),
   'backups', json_object('enabled', json(iif(nodes.backups_enabled = 1, 'true', 'false')),
     'schedule', json_object('day', nodes.backups_day, 'window', nodes.backups_window), 'last_successful', nodes.backups_last_successful,
     'available', json(iif(nodes.backups_enabled = 1 and nodes.backups_last_successful is not null, 'true', 'false'))),

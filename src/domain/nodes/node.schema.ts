@@ -57,6 +57,9 @@ const Alerts = Type.Object({
   network_out: Type.Integer(),
   transfer_quota: Type.Integer(),
   io: Type.Integer(),
+  // Alert definitions of a monitoring service this one does not offer: none.
+  system_alerts: Type.Array(Type.Integer()),
+  user_alerts: Type.Array(Type.Integer()),
 });
 
 const Schedule = Type.Object({
@@ -153,6 +156,9 @@ export const UpdateNodeBody = Type.Object({
         network_out: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
         transfer_quota: Type.Integer({ minimum: 0, maximum: 100 }),
         io: Type.Integer({ minimum: 0, maximum: INT32_MAX }),
+        // Read-only and ignored, as a node read and sent back holds them.
+        system_alerts: Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX }), { maxItems: 100 }),
+        user_alerts: Type.Array(Type.Integer({ minimum: 0, maximum: INT32_MAX }), { maxItems: 100 }),
       }),
     ),
   ),

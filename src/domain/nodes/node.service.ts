@@ -71,6 +71,8 @@ export function nodeRowToNode(row: NodeViewRow, type: NodeTypeDataT | undefined,
       network_in: row.alerts_network_in,
       network_out: row.alerts_network_out,
       transfer_quota: row.alerts_transfer_quota,
+      system_alerts: [],
+      user_alerts: [],
     },
     backups: {
       enabled: row.backups_enabled === 1,
