@@ -80,6 +80,31 @@ export const fail = {
     ]),
 };
 
+/**
+ * The 400s of a request's independent checks, found together: each check that refuses adds its
+ * errors, so that a request with several bad fields is told of each of them at once. A check that
+ * fails otherwise (403, 404, 500) ends the request as it would alone.
+ */
+export class Refusals {
+  readonly #errors: ErrorItem[] = [];
+
+  /** The check's result, or undefined when it refused the request (its errors kept). */
+  async check<T>(check: () => T | Promise<T>): Promise<T | undefined> {
+    try {
+      return await check();
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'bad_request') throw err;
+      this.#errors.push(...err.errors);
+      return undefined;
+    }
+  }
+
+  /** Fails with every refusal found so far, if any. */
+  throwIfAny(): void {
+    if (this.#errors.length > 0) throw fail.invalid(this.#errors);
+  }
+}
+
 function item(reason: string, field?: string): ErrorItem {
   return field === undefined ? { reason } : { field, reason };
 }

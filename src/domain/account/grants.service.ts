@@ -43,7 +43,7 @@ async function entityGrants(
 async function restrictedUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow | null> {
   await lockRows(db, 'users', 'username', [username]);
   const user = await findUserByName(db, accountId, username);
-  if (!user) throw fail.notFound('User not found');
+  if (!user) throw fail.notFound();
   return user.restricted === 1 ? user : null;
 }
 

@@ -13,13 +13,13 @@ import type { RecordRow } from './record.repository.ts';
 /** A domain id given as text (clone, zone-file): one past what ids reach names nothing. */
 export function domainIdOf(text: string): number {
   const id = Number(text);
-  if (!Number.isSafeInteger(id) || id > INT32_MAX) throw fail.notFound('Domain not found');
+  if (!Number.isSafeInteger(id) || id > INT32_MAX) throw fail.notFound();
   return id;
 }
 
 /** The domain a request acts on (404, 403 and the write lock of `entityFor`: its records, and its serial with them, take turns too). */
 export function domainFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<DomainRow> {
-  return entityFor(db, domainKind, scope, id, need, { what: 'the domain', missing: () => fail.notFound('Domain not found') });
+  return entityFor(db, domainKind, scope, id, need, { what: 'the domain', missing: () => fail.notFound() });
 }
 
 /** A domain a request names in its body (a tag's `domains`): as `domainFor`, but one the caller cannot see is a 400 naming the field. */

@@ -28,7 +28,7 @@ import { type RecordValues, recordValues } from './record-rules.ts';
 
 async function recordOf(db: Kysely<Database>, domain: DomainRow, recordId: number): Promise<RecordRow> {
   const record = await findRecord(db, domain.account_id, domain.id, recordId);
-  if (!record) throw fail.notFound('Domain record not found');
+  if (!record) throw fail.notFound();
   return record;
 }
 

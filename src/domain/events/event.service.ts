@@ -163,18 +163,18 @@ export async function getEvents(ctx: Context, scope: AccountScope, request: Page
 
 export async function getEvent(ctx: Context, scope: AccountScope, id: number): Promise<Event> {
   const row = await findEvent(ctx.db, scope, id);
-  if (!row) throw fail.notFound('Event not found');
+  if (!row) throw fail.notFound();
   return eventRowToEvent(row, ctx.clock.nowMs());
 }
 
 export async function markEventSeen(ctx: Context, scope: AccountScope, id: number): Promise<void> {
   const row = await findEvent(ctx.db, scope, id);
-  if (!row) throw fail.notFound('Event not found');
+  if (!row) throw fail.notFound();
   await markSeenUpTo(ctx.db, scope.accountId, id);
 }
 
 export async function markEventRead(ctx: Context, scope: AccountScope, id: number): Promise<void> {
   const row = await findEvent(ctx.db, scope, id);
-  if (!row) throw fail.notFound('Event not found');
+  if (!row) throw fail.notFound();
   await updateEvent(ctx.db, scope.accountId, id, { read: 1 });
 }

@@ -12,7 +12,7 @@ import { firewallKind } from './firewall-kind.ts';
 export function firewallFor(db: Kysely<Database>, scope: AccountScope, id: number, need: Permission): Promise<FirewallRow> {
   return entityFor(db, firewallKind, scope, id, need, {
     what: 'the firewall',
-    missing: () => fail.notFound('Firewall not found'),
+    missing: () => fail.notFound(),
   });
 }
 

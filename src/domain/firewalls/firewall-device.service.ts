@@ -52,7 +52,7 @@ export async function getDevice(
 ): Promise<FirewallDevice> {
   const firewall = await firewallFor(ctx.db, scope, firewallId, 'read_only');
   const row = await findDevice(ctx.db, firewall.account_id, firewall.id, deviceId);
-  if (!row) throw fail.notFound('Firewall device not found');
+  if (!row) throw fail.notFound();
   return deviceRowToDevice(row);
 }
 
@@ -166,7 +166,7 @@ export async function removeDevice(ctx: Context, principal: Principal, firewallI
     const row = await findDevice(trx, firewall.account_id, firewall.id, deviceId);
     // The device's node is not locked here: a node delete may remove the device meanwhile, and then
     // only one of the two records its removal.
-    if (!row || !(await deleteDeviceRow(trx, firewall.account_id, row.id))) throw fail.notFound('Firewall device not found');
+    if (!row || !(await deleteDeviceRow(trx, firewall.account_id, row.id))) throw fail.notFound();
     await applyFirewallsLater(trx, ctx, firewall.account_id, [row.node_id]);
     await recordEvent(trx, ctx, actorOf(principal), {
       action: 'firewall_device_remove',

@@ -120,7 +120,7 @@ export async function getImages(ctx: Context, scope: AccountScope | null, reques
 /** Another account's private image is reported missing, never forbidden. */
 export async function getImage(ctx: Context, scope: AccountScope | null, id: string): Promise<Image> {
   const row = await findVisibleImage(ctx.db, scope, id);
-  if (!row) throw fail.notFound('Image not found');
+  if (!row) throw fail.notFound();
   return imageRowToImage(row, (await tagsOfImages(ctx.db, scope, [row])).get(row.num));
 }
 
@@ -130,10 +130,10 @@ export async function getImage(ctx: Context, scope: AccountScope | null, id: str
  */
 async function writableImage(db: Kysely<Database>, scope: AccountScope, id: string): Promise<ImageRow> {
   const visible = await findVisibleImage(db, scope, id);
-  if (!visible) throw fail.notFound('Image not found');
+  if (!visible) throw fail.notFound();
   return entityFor(db, imageKind, scope, visible.num, 'read_write', {
     what: 'the image',
-    missing: () => fail.notFound('Image not found'),
+    missing: () => fail.notFound(),
   });
 }
 
@@ -154,7 +154,7 @@ export async function updateImage(ctx: Context, principal: Principal, id: string
     };
     if (Object.keys(changes).length === 0 && !retagged) return imageRowToImage(current, tags);
     const row = await updateImageRow(trx, current.num, { ...changes, updated: now });
-    if (!row) throw fail.notFound('Image not found');
+    if (!row) throw fail.notFound();
     await recordEvent(trx, ctx, actorOf(principal), { action: 'image_update', entity: imageEntityOf(row) });
     return imageRowToImage(row, tags);
   });

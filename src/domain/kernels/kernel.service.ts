@@ -24,6 +24,6 @@ export async function getKernels(ctx: Context, request: PageRequest) {
 
 export async function getKernel(ctx: Context, id: string): Promise<Kernel> {
   const row = await findKernelById(ctx.db, id);
-  if (!row) throw fail.notFound('Kernel not found');
+  if (!row) throw fail.notFound();
   return kernelRowToKernel(row);
 }

@@ -28,7 +28,7 @@ export async function getIps(ctx: Context, scope: AccountScope, request: PageReq
 async function visibleAddress(db: Kysely<Database>, scope: AccountScope, text: string): Promise<IpAddressRow> {
   const address = canonicalAddress(text);
   const row = address === null ? undefined : await findVisibleAddress(db, scope, address);
-  if (!row || row.node_id === null) throw fail.notFound('Address not found');
+  if (!row || row.node_id === null) throw fail.notFound();
   return row;
 }
 
@@ -56,7 +56,7 @@ async function addressToName(
   const node = await nodeFor(db, scope, seen.node_id ?? 0, 'read_write');
   // Read again after the node (locked, in a transaction): the address may have left it meanwhile.
   const row = await findNodeAddress(db, node.account_id, node.id, seen.address);
-  if (!row) throw fail.notFound('Address not found');
+  if (!row) throw fail.notFound();
   return { node, row };
 }
 

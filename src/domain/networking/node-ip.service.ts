@@ -74,12 +74,12 @@ async function nodeAddress(
   text: string,
 ): Promise<{ row: IpAddressRow; linkLocal: boolean }> {
   const address = canonicalAddress(text);
-  if (address === null) throw fail.notFound('Address not found');
+  if (address === null) throw fail.notFound();
   const row = await findNodeAddress(db, node.account_id, node.id, address);
   if (row) return { row, linkLocal: false };
   const slaac = (await addressesOf(db, node)).find((r) => r.type === 'ipv6');
   if (slaac && linkLocalAddress(slaac, new Map()).address === address) return { row: slaac, linkLocal: true };
-  throw fail.notFound('Address not found');
+  throw fail.notFound();
 }
 
 export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<IpAddress> {

@@ -28,6 +28,6 @@ export async function getNodeTypes(ctx: Context, request: PageRequest) {
 
 export async function getNodeType(ctx: Context, id: string): Promise<NodeType> {
   const row = await findNodeTypeById(ctx.db, id);
-  if (!row) throw fail.notFound('Node type not found');
+  if (!row) throw fail.notFound();
   return nodeTypeRowToNodeType(row);
 }

@@ -16,7 +16,7 @@ import { nodeKind } from './node-kind.ts';
  * Every operation on a node or on what hangs off it (disks, configs, addresses) starts here.
  */
 export function nodeFor(db: Kysely<Database>, scope: AccountScope, nodeId: number, need: Permission): Promise<NodeRow> {
-  return entityFor(db, nodeKind, scope, nodeId, need, { what: 'the node', missing: () => fail.notFound('Node not found') });
+  return entityFor(db, nodeKind, scope, nodeId, need, { what: 'the node', missing: () => fail.notFound() });
 }
 
 /**

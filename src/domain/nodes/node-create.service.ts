@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { Database } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { fail } from '../../errors.ts';
+import { fail, Refusals } from '../../errors.ts';
 import { randomHex } from '../../random.ts';
 import { toTimestamp } from '../../time/timestamp.ts';
 import { grantToCreator } from '../account/grant-entities.ts';
@@ -20,6 +20,7 @@ import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
 import { nodeRowToNode } from './node.service.ts';
 import { nodeEntity } from './node-access.ts';
+import { checkDeployment } from './node-deploy.ts';
 import { checkInterfaces } from './node-interfaces.ts';
 import { nodePlace } from './node-json.ts';
 import { assignDefaultLabel, defaultLabelBase } from './node-label.ts';
@@ -35,12 +36,16 @@ const GPU_CAPABILITY = 'GPU Nodes';
  */
 export function placement(ctx: Context, regionId: string, typeId: string): { region: RegionDataT; type: NodeTypeDataT } {
   const region = ctx.catalog.region(regionId);
-  if (!region) throw fail.badRequest(`Region ${regionId} does not exist`, 'region');
+  const type = ctx.catalog.type(typeId);
+  if (!region || !type) {
+    throw fail.invalid([
+      ...(region ? [] : [{ field: 'region', reason: `Region ${regionId} does not exist` }]),
+      ...(type ? [] : [{ field: 'type', reason: `Node type ${typeId} does not exist` }]),
+    ]);
+  }
   if (region.status === 'outage') {
     throw fail.badRequest(`Region ${region.id} has an outage; no nodes can be placed there until it is resolved`, 'region');
   }
-  const type = ctx.catalog.type(typeId);
-  if (!type) throw fail.badRequest(`Node type ${typeId} does not exist`, 'type');
   if (type.class === 'gpu' && !region.capabilities.includes(GPU_CAPABILITY)) {
     throw fail.badRequest(`Region ${region.id} offers no GPU nodes`, 'type');
   }
@@ -139,9 +144,17 @@ interface CheckedCreate {
 
 /** Every check of a create request that needs no transaction (placement, tags, source, interfaces). */
 async function checkCreate(ctx: Context, principal: Principal, body: CreateNode): Promise<CheckedCreate> {
-  const { region, type } = placement(ctx, body.region, body.type);
   assertMayTag(principal, body.tags);
-  const source = await resolveNodeSource(ctx.db, ctx, scopeOf(principal), body, type);
+  // Where the node goes and what it is made from are checked apart: a request wrong in both is told of both.
+  const refusals = new Refusals();
+  const placed = await refusals.check(() => placement(ctx, body.region, body.type));
+  const scope = scopeOf(principal);
+  const source = placed ? await refusals.check(() => resolveNodeSource(ctx.db, ctx, scope, body, placed.type)) : undefined;
+  // Without a type there is no size to check the image against; the image and its password still are.
+  if (!placed) await refusals.check(() => checkDeployment(ctx.db, ctx, scope, body));
+  refusals.throwIfAny();
+  if (!placed || !source) throw fail.internal();
+  const { region, type } = placed;
   const interfaces = checkInterfaces(body.interfaces ?? [], region);
   if (interfaces.length > 0 && source.kind === 'empty') {
     throw fail.badRequest('Interfaces go on the config made from an image; an empty node has none', 'interfaces');

@@ -130,7 +130,7 @@ export async function nodesWithIds(
 /** One statement: the node, its tags and its addresses, as the scope may see it. */
 export async function getNode(ctx: Context, scope: AccountScope, nodeId: number): Promise<Node> {
   const row = await findNodeView(ctx.db, scope, nodeId);
-  if (!row) throw fail.notFound('Node not found');
+  if (!row) throw fail.notFound();
   return nodeRowToNode(row, ctx.catalog.type(row.type), nodePlace(ctx.catalog, row.region));
 }
 

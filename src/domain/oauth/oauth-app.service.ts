@@ -39,7 +39,7 @@ export async function getApps(ctx: Context, principal: Principal, request: PageR
 
 export async function getApp(ctx: Context, principal: Principal, id: number): Promise<AuthorizedApp> {
   const row = await findApp(ctx.db, ownerOf(principal), nowStamp(ctx), id);
-  if (!row) throw fail.notFound('App not found');
+  if (!row) throw fail.notFound();
   return appViewToApp(row);
 }
 
@@ -47,7 +47,7 @@ export async function getApp(ctx: Context, principal: Principal, id: number): Pr
 export async function revokeApp(ctx: Context, principal: Principal, id: number): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const row = await findApp(trx, ownerOf(principal), nowStamp(ctx), id);
-    if (!row) throw fail.notFound('App not found');
+    if (!row) throw fail.notFound();
     await deleteAppRow(trx, id);
   });
   await forgetCachedTokens(ctx);

@@ -60,7 +60,7 @@ function entityOf(row: OAuthClientRow): EntityRef {
 
 async function clientFor(db: Kysely<Database>, accountId: number, id: string): Promise<OAuthClientRow> {
   const row = await findClient(db, accountId, id);
-  if (!row) throw fail.notFound('OAuth client not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

@@ -37,7 +37,7 @@ function entityOf(row: SshKeyRow): EntityRef {
 async function ownKey(db: Kysely<Database>, principal: Principal, id: number): Promise<SshKeyRow> {
   await lockRows(db, 'ssh_keys', 'id', [id]);
   const row = await findSshKey(db, ownerOf(principal), id);
-  if (!row) throw fail.notFound('SSH key not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

@@ -206,7 +206,7 @@ function nowStamp(ctx: Context): string {
 async function ownToken(db: Kysely<Database>, ctx: Context, principal: Principal, id: number): Promise<TokenRow> {
   await lockRows(db, 'tokens', 'id', [id]);
   const row = await findToken(db, ownerOf(principal), nowStamp(ctx), id);
-  if (!row) throw fail.notFound('Token not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

@@ -24,6 +24,6 @@ export async function getRegions(ctx: Context, request: PageRequest) {
 
 export async function getRegion(ctx: Context, id: string): Promise<Region> {
   const row = await findRegionById(ctx.db, id);
-  if (!row) throw fail.notFound('Region not found');
+  if (!row) throw fail.notFound();
   return regionRowToRegion(row);
 }

@@ -63,7 +63,7 @@ export async function getStackScripts(ctx: Context, scope: AccountScope | null, 
 /** Another account's private script is reported missing, never forbidden. */
 export async function getStackScript(ctx: Context, scope: AccountScope, id: number): Promise<StackScript> {
   const row = await findVisibleStackScript(ctx.db, scope, id);
-  if (!row) throw fail.notFound('StackScript not found');
+  if (!row) throw fail.notFound();
   return stackScriptRowToStackScript(row);
 }
 
@@ -125,7 +125,7 @@ export async function createStackScript(ctx: Context, principal: Principal, body
 async function writableStackScript(db: Kysely<Database>, scope: AccountScope, id: number): Promise<VisibleStackScriptRow> {
   return entityFor(db, stackScriptKind, scope, id, 'read_write', {
     what: 'this StackScript',
-    missing: () => fail.notFound('StackScript not found'),
+    missing: () => fail.notFound(),
   });
 }
 

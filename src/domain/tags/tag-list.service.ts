@@ -21,7 +21,7 @@ export async function getTaggedObjects(
   label: string,
   request: PageRequest,
 ): Promise<Page<TaggedObject>> {
-  if (!(await tagVisible(ctx.db, scope, label))) throw fail.notFound('Tag not found');
+  if (!(await tagVisible(ctx.db, scope, label))) throw fail.notFound();
   const page = await listTaggedEntities(
     ctx.db,
     scope,

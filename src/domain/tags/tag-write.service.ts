@@ -47,6 +47,6 @@ export async function createTag(ctx: Context, principal: Principal, body: Create
 /** Takes the tag off every object that carries it (of any kind) and deletes it. */
 export async function deleteTag(ctx: Context, principal: Principal, label: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    if (!(await deleteTagEverywhere(trx, principal.accountId, label))) throw fail.notFound('Tag not found');
+    if (!(await deleteTagEverywhere(trx, principal.accountId, label))) throw fail.notFound();
   });
 }

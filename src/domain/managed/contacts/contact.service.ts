@@ -33,7 +33,7 @@ export function contactRowToContact(row: ContactRow): Contact {
 
 async function contactFor(db: Kysely<Database>, accountId: number, id: number): Promise<ContactRow> {
   const row = await findContact(db, accountId, id);
-  if (!row) throw fail.notFound('Contact not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

@@ -14,13 +14,13 @@ import { open } from './sealing.ts';
 export async function revealCredential(ctx: Context, id: number): Promise<RevealedCredential> {
   const revealed = await inTransaction(ctx.db, async (trx) => {
     const row = await findCredentialAnywhere(trx, id);
-    if (!row) throw fail.notFound('Managed credential not found');
+    if (!row) throw fail.notFound();
     const username =
       row.username_sealed === null ? null : open(ctx, 'managed_credentials.username', row.account_id, row.username_sealed);
     const password = open(ctx, 'managed_credentials.password', row.account_id, row.password_sealed);
     const now = toTimestamp(ctx.clock.nowMs());
     const updated = await updateCredentialRow(trx, row.account_id, row.id, { last_decrypted: now });
-    if (!updated) throw fail.notFound('Managed credential not found');
+    if (!updated) throw fail.notFound();
     return { id: row.id, account_id: row.account_id, label: updated.label, username, password, last_decrypted: now };
   });
   ctx.log.info(

@@ -31,7 +31,7 @@ async function assertLabelFree(db: Kysely<Database>, accountId: number, label: s
 }
 
 function notFound(): never {
-  throw fail.notFound('Managed credential not found');
+  throw fail.notFound();
 }
 
 export async function getCredentials(ctx: Context, accountId: number, request: PageRequest): Promise<Page<Credential>> {

@@ -30,7 +30,7 @@ export async function getOpenIssues(ctx: Context, accountId: number, request: Pa
 
 export async function getIssue(ctx: Context, accountId: number, id: number): Promise<Issue> {
   const row = await findIssue(ctx.db, accountId, id);
-  if (!row) throw fail.notFound('Issue not found');
+  if (!row) throw fail.notFound();
   return issueRowToIssue(row);
 }
 

@@ -70,7 +70,7 @@ async function serviceOf(db: Kysely<Database>, row: ServiceRow): Promise<Service
 
 async function serviceFor(db: Kysely<Database>, accountId: number, id: number): Promise<ServiceRow> {
   const row = await findService(db, accountId, id);
-  if (!row) throw fail.notFound('Service not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

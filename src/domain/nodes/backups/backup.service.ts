@@ -37,7 +37,7 @@ export function backupRowToBackup(row: BackupRow): Backup {
 /** A backup of the node, or 404. */
 export async function existingBackup(db: Kysely<Database>, node: NodeRow, backupId: number): Promise<BackupRow> {
   const row = await findBackup(db, node.account_id, backupId);
-  if (!row || row.node_id !== node.id) throw fail.notFound('Backup not found');
+  if (!row || row.node_id !== node.id) throw fail.notFound();
   return row;
 }
 

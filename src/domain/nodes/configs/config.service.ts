@@ -158,7 +158,7 @@ async function configEvent(db: Kysely<Database>, ctx: Context, actor: Actor, nod
 
 async function existingConfig(db: Kysely<Database>, node: NodeRow, configId: number): Promise<ConfigRow> {
   const row = await findConfig(db, node.account_id, node.id, configId);
-  if (!row) throw fail.notFound('Config not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 

@@ -90,7 +90,7 @@ export async function assertDiskSpace(db: Kysely<Database>, ctx: Context, node: 
 
 export async function existingDisk(db: Kysely<Database>, node: NodeRow, diskId: number): Promise<DiskRow> {
   const row = await findDisk(db, node.account_id, node.id, diskId);
-  if (!row) throw fail.notFound('Disk not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 
