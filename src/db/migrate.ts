@@ -29,6 +29,7 @@ import * as jobClaimFunction from './migrations/0027-job-claim-function.ts';
 import * as regionSiteType from './migrations/0028-region-site-type.ts';
 import * as eventRecords from './migrations/0029-event-records.ts';
 import * as firewallRulesVersion from './migrations/0030-firewall-rules-version.ts';
+import * as userSignIns from './migrations/0031-user-sign-ins.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -66,6 +67,7 @@ const STEPS: Record<string, Step> = {
   '0028-region-site-type': regionSiteType,
   '0029-event-records': eventRecords,
   '0030-firewall-rules-version': firewallRulesVersion,
+  '0031-user-sign-ins': userSignIns,
 };
 
 class InCodeMigrations implements MigrationProvider {

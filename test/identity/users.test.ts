@@ -19,6 +19,10 @@ for (const dialect of DIALECTS) {
         restricted: false,
         ssh_keys: [],
         tfa_enabled: false,
+        verified_phone_number: null,
+        password_created: null,
+        last_login: null,
+        user_type: 'default',
       });
       await app.request('POST', '/v4/profile/sshkeys', { body: { label: 'home-pc', ssh_key: KEYS.ed25519 } });
       await app.request('POST', '/v4/profile/sshkeys', { body: { label: 'laptop', ssh_key: KEYS.rsa } });
@@ -107,6 +111,10 @@ for (const dialect of DIALECTS) {
         restricted: false,
         ssh_keys: [],
         tfa_enabled: false,
+        verified_phone_number: null,
+        password_created: null,
+        last_login: null,
+        user_type: 'default',
       });
       assert.equal((await app.request('GET', `/v4/account/users/${bob.username}`)).status, 404);
       assert.equal((await app.request('GET', '/v4/profile', { token: bob.token })).body.username, renamed);

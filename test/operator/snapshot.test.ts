@@ -96,6 +96,7 @@ for (const dialect of DIALECTS) {
           '0028-region-site-type',
           '0029-event-records',
           '0030-firewall-rules-version',
+          '0031-user-sign-ins',
         ],
         blobs: 'by-key',
       });

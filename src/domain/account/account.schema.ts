@@ -36,6 +36,8 @@ export const AccountSchema = Type.Object({
   address_2: Type.String(),
   balance: Type.Number(),
   balance_uninvoiced: Type.Number(),
+  // Which billing system bills the account: always this service's own (the brand word, `node` here).
+  billing_source: Type.String(),
   capabilities: Type.Array(Type.String()),
   city: Type.String(),
   credit_card: Type.Object({ last_four: Type.String(), expiry: Type.String() }),

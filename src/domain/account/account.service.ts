@@ -18,6 +18,7 @@ export function accountRowToAccount(row: AccountRow): Account {
     address_2: row.address_2,
     balance: row.balance,
     balance_uninvoiced: row.balance_uninvoiced,
+    billing_source: 'node',
     capabilities: [...CAPABILITIES],
     city: row.city,
     credit_card: { last_four: '', expiry: '' },

@@ -2,6 +2,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { randomHex } from '../../random.ts';
 import { hashPassword } from '../../secrets/password-hash.ts';
+import { toTimestamp } from '../../time/timestamp.ts';
 import { ensureConsoleClient } from '../oauth/console-client.ts';
 import { findTokenByHash } from '../profile/token.repository.ts';
 import { hashToken, issueToken, refreshTokenPrefix } from '../profile/token.service.ts';
@@ -43,10 +44,11 @@ function ensureFirstUser(ctx: Context, fixedToken: string | undefined, password:
     hash ??= hashPassword(password ?? '', ctx.config.passwordHashCost);
     return hash;
   };
+  const passwordSet = async () => ({ password_hash: await passwordHash(), password_created: toTimestamp(ctx.clock.nowMs()) });
   return inTransaction(ctx.db, async (trx) => {
     const existing = await findUserByNameInAnyAccount(trx, BOOTSTRAP_USERNAME);
     if (existing && fixedPassword) {
-      await updateUser(trx, existing.account_id, existing.id, { password_hash: await passwordHash() });
+      await updateUser(trx, existing.account_id, existing.id, await passwordSet());
     }
     if (fixedToken && (await findTokenByHash(trx, hashToken(fixedToken)))) {
       await refreshTokenPrefix(trx, fixedToken);
@@ -66,7 +68,7 @@ function ensureFirstUser(ctx: Context, fixedToken: string | undefined, password:
         restricted: false,
       });
     }
-    if (password !== undefined) await updateUser(trx, user.account_id, user.id, { password_hash: await passwordHash() });
+    if (password !== undefined) await updateUser(trx, user.account_id, user.id, await passwordSet());
     const { value } = await issueToken(trx, ctx, {
       accountId: user.account_id,
       userId: user.id,

@@ -63,6 +63,11 @@ export async function updateUser(
     .executeTakeFirstOrThrow();
 }
 
+/** A user's last sign-in; nothing when the user is gone meanwhile. */
+export async function setLastLogin(db: Kysely<Database>, accountId: number, userId: number, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_login: at }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+}
+
 /** Its tokens, SSH keys and entity grants go with it (foreign keys cascade). */
 export async function deleteUser(db: Kysely<Database>, accountId: number, userId: number): Promise<void> {
   await db.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', userId).execute();

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { PATTERN_REASON } from '../../http/validation.ts';
 
 export const Username = Type.String({
@@ -18,6 +19,14 @@ export const UserSchema = Type.Object({
   /** Labels of the user's profile SSH keys. */
   ssh_keys: Type.Array(Type.String()),
   tfa_enabled: Type.Boolean(),
+  // Always null: no phone numbers are verified here.
+  verified_phone_number: Type.Null(),
+  // When the password was set; null for a user without one.
+  password_created: Nullable(Timestamp),
+  // The last sign-in through the sign-in page (only those that succeed are recorded); null before one.
+  last_login: Nullable(Type.Object({ login_datetime: Timestamp, status: StringEnum(['successful'] as const) })),
+  // Always default: there are no parent and child accounts here.
+  user_type: StringEnum(['default'] as const),
 });
 export type User = Static<typeof UserSchema>;
 

@@ -22,6 +22,7 @@ import {
   findUserByNameInAnyAccount,
   insertUser,
   listUsers,
+  setLastLogin,
   type UserRow,
   updateUser as updateUserRow,
   usernameTaken,
@@ -95,6 +96,10 @@ export function userRowToUser(row: UserRow, sshKeys: readonly string[]): User {
     restricted: row.restricted === 1,
     ssh_keys: [...sshKeys],
     tfa_enabled: false,
+    verified_phone_number: null,
+    password_created: row.password_created,
+    last_login: row.last_login === null ? null : { login_datetime: row.last_login, status: 'successful' },
+    user_type: 'default',
   };
 }
 
@@ -129,16 +134,23 @@ export function userById(ctx: Context, accountId: number, userId: number): Promi
 /** Sets or replaces a user's password (checked against PasswordBody by the caller); only its scrypt hash is kept. */
 export async function setUserPassword(ctx: Context, username: string, password: string): Promise<void> {
   const user = await findUserAnywhere(ctx, username);
-  const hash = await hashPassword(password, ctx.config.passwordHashCost);
-  await updateUserRow(ctx.db, user.account_id, user.id, { password_hash: hash });
+  await updateUserRow(ctx.db, user.account_id, user.id, await newPassword(ctx, password));
+}
+
+/** The columns that set a user's password now: its hash and when it was set. */
+async function newPassword(ctx: Context, password: string): Promise<{ password_hash: string; password_created: string }> {
+  return {
+    password_hash: await hashPassword(password, ctx.config.passwordHashCost),
+    password_created: toTimestamp(ctx.clock.nowMs()),
+  };
 }
 
 /** Sets a password for a user of the actor's account (404 for another account's), with a user_update event. */
 export async function setAccountUserPassword(ctx: Context, actor: Actor, username: string, password: string): Promise<void> {
-  const hash = await hashPassword(password, ctx.config.passwordHashCost);
+  const values = await newPassword(ctx, password);
   await inTransaction(ctx.db, async (trx) => {
     const user = await existingUser(trx, actor.accountId, username);
-    await updateUserRow(trx, actor.accountId, user.id, { password_hash: hash });
+    await updateUserRow(trx, actor.accountId, user.id, values);
     await recordEvent(trx, ctx, actor, { action: 'user_update', entity: entityOf(user) });
   });
 }
@@ -151,6 +163,11 @@ export async function userWithPassword(ctx: Context, username: string, password:
   const row = await findUserByNameInAnyAccount(ctx.db, username);
   const ok = await verifyPassword(password, row?.password_hash, ctx.config.passwordHashCost);
   return ok && row ? row : null;
+}
+
+/** A user signed in through the sign-in page with its password: the user's last_login. */
+export async function recordSignIn(ctx: Context, accountId: number, userId: number): Promise<void> {
+  await setLastLogin(ctx.db, accountId, userId, toTimestamp(ctx.clock.nowMs()));
 }
 
 export async function getUsers(ctx: Context, accountId: number, request: PageRequest) {

@@ -16,6 +16,10 @@ export interface UserTable {
   authorized_keys: string;
   /** scrypt (src/secrets/password-hash.ts); null for a user who signs in with tokens only. */
   password_hash: string | null;
+  /** When the password was last set; null while the user has none. */
+  password_created: string | null;
+  /** The last sign-in through the sign-in page with the right password; null before the first. */
+  last_login: string | null;
   created: string;
 }
 

@@ -6,7 +6,7 @@ import type { Context } from '../../context.ts';
 import { addFormDataParser, refuseOtherBodies } from '../../http/body-parsers.ts';
 import { toApiError } from '../../http/error-handler.ts';
 import { listeningPort, ownBaseUrls } from '../../http/public-url.ts';
-import { userWithPassword } from '../account/user.service.ts';
+import { recordSignIn, userWithPassword } from '../account/user.service.ts';
 import { parseScopes } from '../profile/scopes.ts';
 import { AUTHORIZE_PARAMS, type AuthorizeParams, errorPage, PAGE_HEADERS, signInPage } from './login-page.ts';
 import {
@@ -114,12 +114,16 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
       requireClientAuthentication: { refresh_token: false },
     });
 
-  /** Runs the library's authorization with `authenticate` standing for the user's sign-in. */
+  /**
+   * Runs the library's authorization with `authenticate` standing for the user's sign-in;
+   * `authorized` runs once the client has been given its code.
+   */
   async function authorize(
     request: FastifyRequest,
     reply: FastifyReply,
     body: Form,
     authenticate: () => Promise<OAuthUser>,
+    authorized?: () => Promise<void>,
   ): Promise<FastifyReply> {
     const source = request.method === 'GET' ? (request.query as Form) : body;
     const params = paramsOf(source);
@@ -130,6 +134,7 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
       await server('authorize').authorize(libraryRequest(request, body), response, {
         authenticateHandler: { handle: authenticate },
       });
+      await authorized?.();
       return sendLibraryResponse(reply, response);
     } catch (error) {
       if (error instanceof ShowSignIn || error instanceof WrongPassword) {
@@ -184,16 +189,27 @@ export const oauthServerRoutes: FastifyPluginAsync = async (app) => {
         errorPage('too_many_attempts', `Too many wrong passwords from here; try again in ${verdict.retryAfterS} s`),
       );
     }
-    return authorize(request, reply, form, async () => {
-      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
-      const user = await userWithPassword(ctx, username, textOf(form.password) ?? '');
-      if (!user) {
-        attempts.failed(username, request.ip);
-        throw new WrongPassword();
-      }
-      attempts.succeeded(username, request.ip);
-      return { id: user.id, accountId: user.account_id, username: user.username };
-    });
+    let signedIn: OAuthUser | undefined;
+    return authorize(
+      request,
+      reply,
+      form,
+      async () => {
+        if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+        const user = await userWithPassword(ctx, username, textOf(form.password) ?? '');
+        if (!user) {
+          attempts.failed(username, request.ip);
+          throw new WrongPassword();
+        }
+        attempts.succeeded(username, request.ip);
+        signedIn = { id: user.id, accountId: user.account_id, username: user.username };
+        return signedIn;
+      },
+      // The user's last_login: the right password, and the client got its code.
+      async () => {
+        if (signedIn) await recordSignIn(ctx, signedIn.accountId, signedIn.id);
+      },
+    );
   });
 
   // The token endpoint alone takes multipart too: a browser app may post its FormData as it is.

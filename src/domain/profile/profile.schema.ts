@@ -23,6 +23,10 @@ export const ProfileSchema = Type.Object({
   two_factor_auth: Type.Boolean(),
   restricted: Type.Boolean(),
   authentication_type: StringEnum(['password', 'github'] as const),
+  // Always null: no phone numbers are verified here.
+  verified_phone_number: Type.Null(),
+  // Always default: there are no parent and child accounts here.
+  user_type: StringEnum(['default'] as const),
 });
 export type Profile = Static<typeof ProfileSchema>;
 

@@ -33,6 +33,8 @@ export function userRowToProfile(row: UserRow, baseUrl: string): Profile {
     two_factor_auth: false,
     restricted: row.restricted === 1,
     authentication_type: 'password',
+    verified_phone_number: null,
+    user_type: 'default',
   };
 }
 
