@@ -212,7 +212,7 @@ async function statsWhen(
   for (;;) {
     const res = await cloud.api('GET', `/v4/node/instances/${id}/stats`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const stats = res.body as NodeStats;
+    const stats = { title: res.body.title, ...res.body.data } as NodeStats;
     if (ready(stats)) return stats;
     if (Date.now() > deadline) assert.fail(`the stats never showed it: ${JSON.stringify(stats)}`);
     await sleep(300);

@@ -69,7 +69,10 @@ function fakeStats() {
     private_in: series(scale / 10),
     private_out: [],
   });
-  return { cpu: series(8), io: { io: series(40), swap: series(1) }, netv4: traffic(2e6), netv6: traffic(1e5), title: 'fake' };
+  return {
+    title: 'fake',
+    data: { cpu: series(8), io: { io: series(40), swap: series(1) }, netv4: traffic(2e6), netv6: traffic(1e5) },
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -374,7 +377,12 @@ for (const dialect of DIALECTS) {
       });
       await signIn(page, server.baseUrl);
       assert.ok(!scripts.some((s) => /graphs|terminal/.test(s)), `the first page loads no graph or terminal code: ${scripts}`);
-      const stats = await apiAs<{ cpu: number[][] }>(page, server.baseUrl, 'GET', `/node/instances/${nodeId}/stats`);
+      const { data: stats } = await apiAs<{ data: { cpu: number[][] } }>(
+        page,
+        server.baseUrl,
+        'GET',
+        `/node/instances/${nodeId}/stats`,
+      );
       await page.goto(`${server.baseUrl}/#/nodes/${nodeId}`);
       const graphs = page.getByRole('region', { name: 'Graphs' });
       // A simulated node's first five-minute average comes five minutes after it was made.

@@ -40,7 +40,7 @@ async function get(app: TestApp, url: string, token?: string) {
 async function assertSumsOfNodeStats(app: TestApp, nodeIds: number[]): Promise<Record<string, Point[]>> {
   const managed = (await get(app, '/v4/managed/stats')).data as Record<string, Point[]>;
   const nodes: NodeStats[] = [];
-  for (const id of nodeIds) nodes.push(await get(app, `/v4/node/instances/${id}/stats`));
+  for (const id of nodeIds) nodes.push((await get(app, `/v4/node/instances/${id}/stats`)).data);
   assert.deepEqual(Object.keys(managed).sort(), ['cpu', 'disk', 'net_in', 'net_out', 'swap']);
   for (const [name, parts] of Object.entries(PARTS)) {
     const expected = new Map<number, number>();
@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
       );
       assert.ok(managed.cpu?.some((p) => p.y > 0));
       assert.ok(managed.net_out?.every((p) => p.y >= 0));
-      const firstOnly = (await get(app, `/v4/node/instances/${first.id}/stats`)).cpu as Pairs;
+      const firstOnly = (await get(app, `/v4/node/instances/${first.id}/stats`)).data.cpu as Pairs;
       assert.equal(managed.cpu?.[0]?.y, firstOnly[0]?.[1], 'before the second node existed, the first alone');
 
       moveTo(app, START + 30 * HOUR);

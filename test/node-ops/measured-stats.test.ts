@@ -48,6 +48,13 @@ async function get(app: TestApp, url: string) {
   return ok(await app.request('GET', url), url).body;
 }
 
+/** A node's stats: wrapped in `data` beside their title, as the live service answers; read here with the title beside the figures. */
+async function statsAt(app: TestApp, url: string) {
+  const body = await get(app, url);
+  assert.deepEqual(Object.keys(body), ['title', 'data'], url);
+  return { title: body.title, ...body.data };
+}
+
 async function queuedSamples(app: TestApp): Promise<number> {
   const rows = await app.runtime.ctx.db.selectFrom('jobs').select('id').where('kind', '=', SAMPLE_JOB).execute();
   return rows.length;
@@ -64,7 +71,7 @@ for (const dialect of DIALECTS) {
       await ctx.db.updateTable('nodes').set({ status: 'running' }).where('id', '=', node.id).execute();
       const key = `node-${node.id}`;
 
-      const fresh = await get(app, `/v4/node/instances/${node.id}/stats`);
+      const fresh = await statsAt(app, `/v4/node/instances/${node.id}/stats`);
       assert.equal(fresh.title, `${node.label} (node${node.id}) - day (5 min avg)`);
       assert.deepEqual(fresh.cpu, [], 'no sample yet: no points, not made-up ones');
       assert.deepEqual(fresh.netv4.out, []);
@@ -96,7 +103,7 @@ for (const dialect of DIALECTS) {
       await sampleWith(counters({ run: 'second', cpu: 0.03, v4: { inBytes: 750 }, v6: { outBytes: 75 } }));
       assert.equal(await queuedSamples(app), 1, 'the next sample is queued');
 
-      const stats = await get(app, `/v4/node/instances/${node.id}/stats`);
+      const stats = await statsAt(app, `/v4/node/instances/${node.id}/stats`);
       const at = [first, first + 300];
       const pointsOf = (values: number[]): Points => values.map((v, i) => [at[i] as number, v]);
       assert.deepEqual(stats.cpu, pointsOf([50, 10]));
@@ -129,7 +136,7 @@ for (const dialect of DIALECTS) {
 
       // The month view in hours of the grid (3.6 s): once the hour has ended, its time-weighted average.
       ctx.clock.advance(2 * grid.hourMs);
-      const hourly = await get(app, `/v4/node/instances/${node.id}/stats/2030/1`);
+      const hourly = await statsAt(app, `/v4/node/instances/${node.id}/stats/2030/1`);
       assert.equal(hourly.title, `${node.label} (node${node.id}) - month (1 hour avg)`);
       const cpu = hourly.cpu as Points;
       assert.ok(cpu.length >= 1 && cpu.length <= 2, JSON.stringify(cpu));

@@ -42,8 +42,8 @@ const blocks = (v: number) => `${number(v)} blocks/s`;
 const percent = (v: number) => `${number(v)} %`;
 const metric = (v: number) => scaled(v, ['', 'k', 'M', 'G'], 1000).trim();
 
-function graphsOf(s: NodeStats): Graph[] {
-  const traffic = (t: NodeStats['netv4']) => [
+function graphsOf({ data: s }: NodeStats): Graph[] {
+  const traffic = (t: NodeStats['data']['netv4']) => [
     { label: 'Public in', points: t.in },
     { label: 'Public out', points: t.out },
     { label: 'Private in', points: t.private_in },

@@ -80,10 +80,13 @@ interface Traffic {
   private_in: Points;
   private_out: Points;
 }
+/** A node's figures, under `data` beside their title as the API answers them. */
 export interface NodeStats {
-  cpu: Points;
-  io: { io: Points; swap: Points };
-  netv4: Traffic;
-  netv6: Traffic;
   title: string;
+  data: {
+    cpu: Points;
+    io: { io: Points; swap: Points };
+    netv4: Traffic;
+    netv6: Traffic;
+  };
 }

@@ -11,7 +11,7 @@ import type { ManagedStats, ManagedStatsPoint } from './managed-stats.schema.ts'
  * of the public and private IPv4 and IPv6 traffic in that direction.
  */
 
-type Parts = (stats: NodeStats) => NodeStats['cpu'][];
+type Parts = (stats: NodeStats['data']) => NodeStats['data']['cpu'][];
 
 const SERIES: Record<keyof ManagedStats['data'], Parts> = {
   cpu: (s) => [s.cpu],
@@ -29,7 +29,7 @@ function round2(value: number): number {
 function sumOf(nodes: readonly NodeStats[], parts: Parts): ManagedStatsPoint[] {
   const sums = new Map<number, number>();
   for (const stats of nodes) {
-    for (const series of parts(stats)) {
+    for (const series of parts(stats.data)) {
       // Node stats' points are [ms, value] pairs.
       for (const [x, y] of series as [number, number][]) sums.set(x, (sums.get(x) ?? 0) + y);
     }

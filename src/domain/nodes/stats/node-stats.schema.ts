@@ -6,12 +6,15 @@ import { PATH_VALUE } from '../../../http/validation.ts';
 const Points = Type.Array(Type.Array(Type.Number()));
 const Traffic = Type.Object({ in: Points, out: Points, private_in: Points, private_out: Points });
 
+/** A node's figures under `data`, beside their title, as the live service wraps them (clients read `data.cpu`). */
 export const NodeStatsSchema = Type.Object({
-  cpu: Points,
-  io: Type.Object({ io: Points, swap: Points }),
-  netv4: Traffic,
-  netv6: Traffic,
   title: Type.String(),
+  data: Type.Object({
+    cpu: Points,
+    io: Type.Object({ io: Points, swap: Points }),
+    netv4: Traffic,
+    netv6: Traffic,
+  }),
 });
 export type NodeStats = Static<typeof NodeStatsSchema>;
 
