@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { GRANT_ENTITY_TYPES } from '../../src/domain/account/grants.ts';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 
-const ENTITY_LISTS = ['node', 'domain', 'nodebalancer', 'image', 'longview', 'stackscript', 'volume', 'firewall'];
+/** The kinds granted one by one, and those not offered here (always empty). */
+const ENTITY_LISTS = [...GRANT_ENTITY_TYPES, 'database', 'vpc'];
+/** Global grants that take null for none besides true and false. */
+const NULLABLE_GLOBAL = ['account_access', 'child_account_access'];
 
 /** An empty node of the bootstrap account, made through the API; returns its id. */
 async function addNode(app: TestApp, label: string): Promise<number> {
@@ -64,9 +68,57 @@ for (const dialect of DIALECTS) {
       const res = await app.request('GET', `/v4/account/users/${user.username}/grants`);
       assert.equal(res.status, 200);
       assert.deepEqual(Object.keys(res.body).sort(), ['global', ...ENTITY_LISTS].sort());
-      assert.equal(res.body.global.account_access, null);
-      for (const [flag, value] of Object.entries(res.body.global)) if (flag !== 'account_access') assert.equal(value, false);
+      for (const [flag, value] of Object.entries(res.body.global)) {
+        assert.equal(value, NULLABLE_GLOBAL.includes(flag) ? null : false, flag);
+      }
       for (const list of ENTITY_LISTS) assert.deepEqual(res.body[list], []);
+    });
+
+    test('databases, VPCs and child accounts (not offered) are granted to no one, and taken back only so', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const user = await newUser(app, me.accountId, { restricted: true });
+      const url = `/v4/account/users/${user.username}/grants`;
+      const read = await app.request('GET', url);
+      assert.deepEqual(
+        [read.body.global.add_databases, read.body.global.add_vpcs, read.body.global.child_account_access],
+        [false, false, null],
+      );
+      assert.deepEqual([read.body.database, read.body.vpc], [[], []]);
+
+      // What a client read, sent back whole with one change: taken, nothing unknown.
+      const sentBack = await app.request('PUT', url, {
+        body: { ...read.body, global: { ...read.body.global, add_nodes: true } },
+      });
+      assert.equal(sentBack.status, 200, JSON.stringify(sentBack.body));
+      assert.equal(sentBack.headers.warning, undefined);
+      assert.deepEqual(sentBack.body, { ...read.body, global: { ...read.body.global, add_nodes: true } });
+      const asFalse = await app.request('PUT', url, { body: { global: { child_account_access: false, add_vpcs: false } } });
+      assert.equal(asFalse.status, 200);
+      assert.equal(asFalse.body.global.child_account_access, null);
+
+      // Each with a change that would be taken otherwise.
+      const refused: [unknown, string, string][] = [
+        [{ global: { add_domains: true, add_databases: true } }, 'global.add_databases', 'Databases are not offered here'],
+        [{ global: { add_domains: true, add_vpcs: true } }, 'global.add_vpcs', 'VPCs are not offered here'],
+        [
+          { global: { add_domains: true, child_account_access: true } },
+          'global.child_account_access',
+          'There are no child accounts here',
+        ],
+        [
+          { global: { add_domains: true }, database: [{ id: 4, permissions: 'read_only' }] },
+          'database[0].id',
+          'No database with id 4 on this account',
+        ],
+        [{ global: { add_domains: true }, vpc: [{ id: 5, permissions: null }] }, 'vpc[0].id', 'No vpc with id 5 on this account'],
+      ];
+      for (const [body, field, reason] of refused) {
+        const res = await app.request('PUT', url, { body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.deepEqual(res.body.errors, [{ field, reason }]);
+      }
+      assert.deepEqual((await app.request('GET', url)).body, sentBack.body, 'a refused update changes nothing');
     });
 
     test('update sets what it names and leaves the rest; null permissions take a grant away', async (t) => {

@@ -129,6 +129,12 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.global.account_access, null);
       assert.deepEqual(res.body.node, [{ id: node.body.id, permissions: 'read_only', label: 'seen' }], 'only the held grants');
       assert.deepEqual(res.body.image, []);
+      // Not offered here: held by no one.
+      assert.deepEqual([res.body.database, res.body.vpc], [[], []]);
+      assert.deepEqual(
+        [res.body.global.add_databases, res.body.global.add_vpcs, res.body.global.child_account_access],
+        [false, false, null],
+      );
       assert.equal((await app.request('GET', '/v4/profile/grants', { token: null })).status, 401);
     });
   });

@@ -16,13 +16,21 @@ function globalGrants<P extends TSchema>(permissions: P) {
     add_images: Type.Boolean(),
     add_volumes: Type.Boolean(),
     add_firewalls: Type.Boolean(),
+    // Always false: databases and VPCs are not offered here.
+    add_databases: Type.Boolean(),
+    add_vpcs: Type.Boolean(),
+    // Always null: there are no parent and child accounts here.
+    child_account_access: Nullable(Type.Boolean()),
   });
 }
 const GlobalGrantsSchema = globalGrants(Permissions);
 
 const Grant = Type.Object({ id: Type.Integer(), permissions: Permissions, label: Type.String() });
 
-/** The grants object: the reference's entity lists and `firewall`, which it lacks (see grants.ts). */
+/**
+ * The grants object: the reference's entity lists and `firewall`, which it lacks (see grants.ts),
+ * and those of later revisions, always empty here: databases and VPCs are not offered.
+ */
 export const GrantsSchema = Type.Object({
   global: GlobalGrantsSchema,
   node: Type.Array(Grant),
@@ -33,6 +41,8 @@ export const GrantsSchema = Type.Object({
   stackscript: Type.Array(Grant),
   volume: Type.Array(Grant),
   firewall: Type.Array(Grant),
+  database: Type.Array(Grant),
+  vpc: Type.Array(Grant),
 });
 export type Grants = Static<typeof GrantsSchema>;
 
@@ -52,5 +62,7 @@ export const UpdateGrantsBody = Type.Object({
   stackscript: GrantChanges,
   volume: GrantChanges,
   firewall: GrantChanges,
+  database: GrantChanges,
+  vpc: GrantChanges,
 });
 export type UpdateGrants = Static<typeof UpdateGrantsBody>;

@@ -14,6 +14,11 @@ import { findUserById, findUserByName, type UserRow, updateUser } from './user.r
 
 type GrantView = Grants['node'][number];
 
+/** Global grants of what is not offered here (databases, VPCs, child accounts): never held. */
+const NOT_OFFERED_GLOBAL = { add_databases: false, add_vpcs: false, child_account_access: null } as const;
+/** Entity kinds of what is not offered here: no entities, so no grants on any. */
+const NOT_OFFERED_TYPES = ['database', 'vpc'] as const;
+
 /**
  * A restricted user's grants. `every`: each entity of the account with the user's permission on it
  * (null where none), as an administrator sees them; otherwise only the entities the user holds a grant on.
@@ -22,7 +27,7 @@ async function grantsOf(db: Kysely<Database>, user: UserRow, every: boolean): Pr
   const rows = await findEntityGrants(db, user.account_id, user.id);
   const byType = {} as Record<GrantEntityType, GrantView[]>;
   for (const type of GRANT_ENTITY_TYPES) byType[type] = await entityGrants(db, user.account_id, type, rows, every);
-  return { global: parseGlobalGrants(user.global_grants), ...byType };
+  return { global: { ...parseGlobalGrants(user.global_grants), ...NOT_OFFERED_GLOBAL }, ...byType, database: [], vpc: [] };
 }
 
 async function entityGrants(
@@ -71,7 +76,8 @@ export async function updateUserGrants(
   return inTransaction(ctx.db, async (trx) => {
     const user = await restrictedUser(trx, accountId, username);
     if (!user) throw fail.badRequest('This user is unrestricted: it may do everything and takes no grants', 'username');
-    const problems: ErrorItem[] = [];
+    const { add_databases, add_vpcs, child_account_access, ...globalChanges } = changes.global ?? {};
+    const problems = notOfferedProblems({ add_databases, add_vpcs, child_account_access }, changes);
     for (const type of GRANT_ENTITY_TYPES) {
       const list = changes[type];
       if (list) problems.push(...(await checkEntityChanges(trx, accountId, type, list)));
@@ -79,7 +85,7 @@ export async function updateUserGrants(
     if (problems.length) throw fail.invalid(problems);
     let row = user;
     if (changes.global) {
-      const global = { ...parseGlobalGrants(user.global_grants), ...changes.global };
+      const global = { ...parseGlobalGrants(user.global_grants), ...globalChanges };
       row = await updateUser(trx, accountId, user.id, { global_grants: JSON.stringify(global) });
     }
     for (const type of GRANT_ENTITY_TYPES) {
@@ -95,6 +101,25 @@ export async function updateUserGrants(
     }
     return grantsOf(trx, row, true);
   });
+}
+
+/**
+ * What is not offered here is taken back only as the grants object shows it: false (null for
+ * child_account_access) and empty lists; granting it is refused at its field.
+ */
+function notOfferedProblems(global: Partial<Grants['global']>, changes: UpdateGrants): ErrorItem[] {
+  const problems: ErrorItem[] = [];
+  if (global.add_databases) problems.push({ field: 'global.add_databases', reason: 'Databases are not offered here' });
+  if (global.add_vpcs) problems.push({ field: 'global.add_vpcs', reason: 'VPCs are not offered here' });
+  if (global.child_account_access) {
+    problems.push({ field: 'global.child_account_access', reason: 'There are no child accounts here' });
+  }
+  for (const type of NOT_OFFERED_TYPES) {
+    (changes[type] ?? []).forEach((c, i) => {
+      problems.push({ field: `${type}[${i}].id`, reason: `No ${type} with id ${c.id} on this account` });
+    });
+  }
+  return problems;
 }
 
 /** Every id listed once, and (for types the service already stores) an entity of this account. */
