@@ -20,7 +20,8 @@ for (const dialect of DIALECTS) {
       assert.match(created.body.token, /^[0-9a-f]{64}$/);
       assert.equal(created.body.label, 'ci');
       assert.equal(created.body.scopes, 'events:read_only nodes:read_write');
-      assert.equal(created.body.expiry, null);
+      // Made without an expiry, it never expires, and shows the date clients take for never.
+      assert.equal(created.body.expiry, '2999-12-12T05:00:00');
       assert.match(created.body.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
 
       const view = await app.request('GET', `/v4/profile/tokens/${created.body.id}`);
@@ -167,7 +168,14 @@ for (const dialect of DIALECTS) {
       assert.equal(past.body.errors[0].reason, 'Must be in the future');
       const nullExpiry = await app.request('POST', '/v4/profile/tokens', { body: { expiry: null } });
       assert.equal(nullExpiry.status, 200);
-      assert.equal(nullExpiry.body.expiry, null);
+      assert.equal(nullExpiry.body.expiry, '2999-12-12T05:00:00', 'null is never');
+      const stored = await app.runtime.ctx.db
+        .selectFrom('tokens')
+        .select('expiry')
+        .where('id', '=', nullExpiry.body.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.expiry, null, 'kept as never, not as a date');
+      assert.equal((await app.request('GET', '/v4/profile', { token: nullExpiry.body.token })).status, 200);
     });
 
     test('an expiry is stored in UTC at second precision', async (t) => {
@@ -191,7 +199,7 @@ for (const dialect of DIALECTS) {
       assert.equal(res.body.id, id);
       assert.equal(res.body.label, 'new');
       assert.equal(res.body.scopes, 'nodes:read_only');
-      assert.equal(res.body.expiry, null);
+      assert.equal(res.body.expiry, '2999-12-12T05:00:00', 'unchanged: never');
       const bad = await app.request('PUT', `/v4/profile/tokens/${id}`, { body: { label: '' } });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.errors[0].field, 'label');

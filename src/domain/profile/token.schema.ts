@@ -9,9 +9,13 @@ export const TokenSchema = Type.Object({
   label: Type.String(),
   /** The whole value once, in the answer to the create; a prefix afterwards (see tokenPrefix). */
   token: Type.String(),
-  expiry: Nullable(Timestamp),
+  // A token that never expires shows NEVER_EXPIRES, as the live service shows one.
+  expiry: Timestamp,
 });
 export type Token = Static<typeof TokenSchema>;
+
+/** The expiry shown for a token made without one (clients take a year-2999 date for never). */
+export const NEVER_EXPIRES = '2999-12-12T05:00:00';
 
 const TokenLabel = Type.String({ minLength: 1, maxLength: 100 });
 

@@ -26,7 +26,7 @@ import {
   updateTokenLabel,
   updateTokenPrefix,
 } from './token.repository.ts';
-import type { CreateToken, Token, UpdateToken } from './token.schema.ts';
+import { type CreateToken, NEVER_EXPIRES, type Token, type UpdateToken } from './token.schema.ts';
 
 /** A listed token shows at most this many leading characters ... */
 const PREFIX_LENGTH = 16;
@@ -187,7 +187,7 @@ export function tokenRowToToken(row: TokenRow, value?: string): Token {
     created: row.created,
     label: row.label,
     token: value ?? row.token_prefix,
-    expiry: row.expiry,
+    expiry: row.expiry ?? NEVER_EXPIRES,
   };
 }
 

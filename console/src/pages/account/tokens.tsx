@@ -12,7 +12,8 @@ interface Token {
   label: string;
   scopes: string;
   created: string;
-  expiry: string | null;
+  /** A token that never expires shows a date in the year 2999. */
+  expiry: string;
   token: string;
 }
 
@@ -132,7 +133,7 @@ export function TokensPage() {
           },
           { title: 'Scopes', cell: (t) => scopesWords(t.scopes) },
           { title: 'Created', orderBy: 'created', cell: (t) => when(t.created) },
-          { title: 'Expires', cell: (t) => (t.expiry ? when(t.expiry) : 'never') },
+          { title: 'Expires', cell: (t) => (t.expiry.startsWith('2999-') ? 'never' : when(t.expiry)) },
           {
             title: '',
             cell: (t) => (
