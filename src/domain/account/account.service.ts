@@ -37,7 +37,7 @@ export function accountRowToAccount(row: AccountRow): Account {
 
 export async function getAccount(ctx: Context, accountId: number): Promise<Account> {
   const row = await findAccountById(ctx.db, accountId);
-  if (!row) throw fail.notFound('Account not found');
+  if (!row) throw fail.notFound();
   return accountRowToAccount(row);
 }
 
@@ -69,7 +69,7 @@ export async function updateAccount(ctx: Context, actor: Actor, changes: UpdateA
   };
   return inTransaction(ctx.db, async (trx) => {
     const current = await findAccountById(trx, actor.accountId);
-    if (!current) throw fail.notFound('Account not found');
+    if (!current) throw fail.notFound();
     const row = Object.keys(values).length ? await updateAccountRow(trx, actor.accountId, values) : current;
     await recordEvent(trx, ctx, actor, {
       action: 'account_update',

@@ -115,7 +115,7 @@ async function toUser(db: Kysely<Database>, row: UserRow): Promise<User> {
 async function existingUser(db: Kysely<Database>, accountId: number, username: string): Promise<UserRow> {
   await lockRows(db, 'users', 'username', [username]);
   const row = await findUserByName(db, accountId, username);
-  if (!row) throw fail.notFound('User not found');
+  if (!row) throw fail.notFound();
   return row;
 }
 
@@ -183,7 +183,7 @@ export async function getUsers(ctx: Context, accountId: number, request: PageReq
 /** A user of the account's profile public keys (404 for no such user). */
 export async function getUserPublicKeys(ctx: Context, accountId: number, username: string): Promise<string[]> {
   const row = await findUserByName(ctx.db, accountId, username);
-  if (!row) throw fail.notFound('User not found');
+  if (!row) throw fail.notFound();
   return publicKeysOf(ctx.db, accountId, row.id);
 }
 
