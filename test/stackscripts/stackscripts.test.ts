@@ -29,6 +29,8 @@ for (const dialect of DIALECTS) {
       assert.equal(created.mine, true);
       assert.equal(created.deployments_total, 0);
       assert.equal(created.deployments_active, 0);
+      assert.equal(created.ordinal, 0, 'scripts are not ordered for a marketplace here');
+      assert.equal(created.logo_url, '');
       assert.equal(created.script, SCRIPT);
       assert.deepEqual(created.user_defined_fields, [{ label: 'Password', name: 'pw', example: 'hunter2' }]);
       assert.match(created.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
@@ -44,6 +46,39 @@ for (const dialect of DIALECTS) {
       assert.equal(events[0]?.entity_id, created.id);
       assert.equal(events[0]?.entity_url, `/v4/node/stackscripts/${created.id}`);
       assert.equal(events[0]?.username, me.username);
+    });
+
+    test("a field's oneof, manyof, default, header and required are as its tag declares them, wherever the script is shown", async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const me = await admin(app);
+      const script = [
+        '#!/bin/bash',
+        '# <UDF name="soa" label="Domain settings" header="Yes" default="Yes" required="Yes" />',
+        '# <UDF name="release" label="Release" oneOf="stable,beta" default="stable" />',
+        '# <UDF name="extras" label="Extras" manyof="git,vim" default="" />',
+        '# <UDF name="token" label="API token" example="abc123" required="No" />',
+      ].join('\n');
+      const fields = [
+        { label: 'Domain settings', name: 'soa', example: '', default: 'Yes', header: 'Yes', required: 'Yes' },
+        { label: 'Release', name: 'release', example: '', oneof: 'stable,beta', default: 'stable' },
+        { label: 'Extras', name: 'extras', example: '', manyof: 'git,vim', default: '' },
+        { label: 'API token', name: 'token', example: 'abc123', required: 'No' },
+      ];
+      const created = await createScript(app, me, { script });
+      assert.deepEqual(created.user_defined_fields, fields);
+      const view = await app.request('GET', `/v4/node/stackscripts/${created.id}`);
+      assert.deepEqual(view.body.user_defined_fields, fields);
+      const listed = await app.request('GET', '/v4/node/stackscripts', {
+        headers: { 'x-filter': JSON.stringify({ mine: true }) },
+      });
+      assert.deepEqual(listed.body.data[0].user_defined_fields, fields);
+      // Sent back whole with a new label, the script is taken as it is.
+      const updated = await app.request('PUT', `/v4/node/stackscripts/${created.id}`, {
+        body: { ...view.body, label: 'with-fields' },
+      });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.equal(updated.headers.warning, undefined);
+      assert.deepEqual(updated.body, { ...view.body, label: 'with-fields', updated: updated.body.updated });
     });
 
     test('defaults: empty description and rev_note, private; read-only fields sent are ignored', async (t) => {
@@ -128,7 +163,7 @@ for (const dialect of DIALECTS) {
       assert.equal(revised.body.script, newScript);
       assert.equal(revised.body.rev_note, 'sizes');
       assert.deepEqual(revised.body.user_defined_fields, [
-        { label: 'Size', name: 'size', example: '', manyOf: 's,m,l', default: 'm' },
+        { label: 'Size', name: 'size', example: '', manyof: 's,m,l', default: 'm' },
       ]);
       assert.equal((await eventsOf(app, me.accountId, 'stackscript_revise')).length, 1);
       assert.equal((await eventsOf(app, me.accountId, 'stackscript_update')).length, 2);

@@ -29,12 +29,14 @@ describe('UDF tags', () => {
       '# <UDF name="DB_PASSWORD" Label="Database password" example="hunter2" />',
       "# <UDF name='release' label='Release' oneOf='stable,beta' default='stable'>",
       '# <udf NAME="extras" LABEL="Extras" manyof="git,vim,curl" default="" />',
+      '# <UDF name="soa" label="Settings" Header="Yes" default="" required="Yes" />',
       'echo "$DB_PASSWORD"',
     ].join('\n');
     assert.deepEqual(parseUserDefinedFields(script), [
       { label: 'Database password', name: 'DB_PASSWORD', example: 'hunter2' },
       { label: 'Release', name: 'release', example: '', oneOf: 'stable,beta', default: 'stable' },
       { label: 'Extras', name: 'extras', example: '', manyOf: 'git,vim,curl', default: '' },
+      { label: 'Settings', name: 'soa', example: '', default: '', header: 'Yes', required: 'Yes' },
     ]);
   });
 

@@ -99,7 +99,7 @@ export function StackScriptDetail({ id }: { id: number }) {
                 { title: 'Name', cell: (f) => <span className="mono">{f.name}</span> },
                 { title: 'Label', cell: (f) => f.label },
                 { title: 'Example', cell: (f) => f.example || '—' },
-                { title: 'Choices', cell: (f) => f.oneOf ?? (f.manyOf ? `any of ${f.manyOf}` : '—') },
+                { title: 'Choices', cell: (f) => f.oneof ?? (f.manyof ? `any of ${f.manyof}` : '—') },
                 { title: 'Default', cell: (f) => f.default ?? '—' },
               ]}
             />

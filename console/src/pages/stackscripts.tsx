@@ -11,8 +11,8 @@ export interface UserDefinedField {
   label: string;
   name: string;
   example: string;
-  oneOf?: string;
-  manyOf?: string;
+  oneof?: string;
+  manyof?: string;
   default?: string;
 }
 

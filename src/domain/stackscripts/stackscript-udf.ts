@@ -1,6 +1,10 @@
 import { type ErrorItem, fail } from '../../errors.ts';
 
-/** A user-defined field, as the API shows it; the optional keys appear only when the tag sets them. */
+/**
+ * A user-defined field as a script's tag declares it (and as it is kept); the optional keys are
+ * there only when the tag sets them. `header` and `required` are kept as written, for the clients
+ * that lay out a deployment form by them: a field is required when it has no default.
+ */
 export interface UserDefinedField {
   label: string;
   name: string;
@@ -8,9 +12,11 @@ export interface UserDefinedField {
   oneOf?: string;
   manyOf?: string;
   default?: string;
+  header?: string;
+  required?: string;
 }
 
-type Attribute = 'name' | 'label' | 'example' | 'default' | 'oneOf' | 'manyOf';
+type Attribute = 'name' | 'label' | 'example' | 'default' | 'oneOf' | 'manyOf' | 'header' | 'required';
 
 /** Tag attributes, matched without regard to case (scripts in the wild write `Label=` and `oneof=`). */
 const ATTRIBUTES: Readonly<Record<string, Attribute>> = {
@@ -20,6 +26,8 @@ const ATTRIBUTES: Readonly<Record<string, Attribute>> = {
   default: 'default',
   oneof: 'oneOf',
   manyof: 'manyOf',
+  header: 'header',
+  required: 'required',
 };
 
 /** UDF values reach the script as environment variables, so names must be valid variable names. */
@@ -68,7 +76,10 @@ function readTag(text: string, start: number, line: number): { attributes: Map<A
       throw scriptError(line, `the value of ${written} has no closing quote on its line`);
     const attribute = ATTRIBUTES[written.toLowerCase()];
     if (!attribute) {
-      throw scriptError(line, `unknown attribute ${written} (allowed: name, label, example, default, oneOf, manyOf)`);
+      throw scriptError(
+        line,
+        `unknown attribute ${written} (allowed: name, label, example, default, oneOf, manyOf, header, required)`,
+      );
     }
     if (attributes.has(attribute)) throw scriptError(line, `attribute ${attribute} is given twice`);
     attributes.set(attribute, value);
@@ -91,6 +102,8 @@ function toField(attributes: Map<Attribute, string>, line: number): UserDefinedF
   const oneOf = attributes.get('oneOf');
   const manyOf = attributes.get('manyOf');
   const fallback = attributes.get('default');
+  const header = attributes.get('header');
+  const required = attributes.get('required');
   if (oneOf !== undefined && manyOf !== undefined) throw scriptError(line, `field ${name} may have oneOf or manyOf, not both`);
   for (const [key, list] of [
     ['oneOf', oneOf],
@@ -107,6 +120,8 @@ function toField(attributes: Map<Attribute, string>, line: number): UserDefinedF
     ...(oneOf !== undefined ? { oneOf } : {}),
     ...(manyOf !== undefined ? { manyOf } : {}),
     ...(fallback !== undefined ? { default: fallback } : {}),
+    ...(header !== undefined ? { header } : {}),
+    ...(required !== undefined ? { required } : {}),
   };
   // An empty default only makes the field optional; a non-empty one must be a value the field accepts.
   const problem = fallback ? checkChoice(field, fallback) : null;

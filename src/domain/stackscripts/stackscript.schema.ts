@@ -4,14 +4,18 @@ import { IntegerId, Timestamp } from '../../http/schemas.ts';
 /** In a script's `images`: it deploys to every image. */
 export const ANY_IMAGE = 'any/all';
 
+/** A field the script's tag declares; the optional keys only when it sets them, lower case as clients read them. */
 export const UserDefinedFieldSchema = Type.Object({
   label: Type.String(),
   name: Type.String(),
   example: Type.String(),
-  oneOf: Type.Optional(Type.String()),
-  manyOf: Type.Optional(Type.String()),
+  oneof: Type.Optional(Type.String()),
+  manyof: Type.Optional(Type.String()),
   default: Type.Optional(Type.String()),
+  header: Type.Optional(Type.String()),
+  required: Type.Optional(Type.String()),
 });
+export type UserDefinedFieldView = Static<typeof UserDefinedFieldSchema>;
 
 export const StackScriptSchema = Type.Object({
   id: Type.Integer(),
@@ -19,6 +23,9 @@ export const StackScriptSchema = Type.Object({
   user_gravatar_id: Type.String(),
   label: Type.String(),
   description: Type.String(),
+  // Always 0 and '': scripts are not ordered or given logos for a marketplace here.
+  ordinal: Type.Integer(),
+  logo_url: Type.String(),
   images: Type.Array(Type.String()),
   deployments_total: Type.Integer(),
   deployments_active: Type.Integer(),

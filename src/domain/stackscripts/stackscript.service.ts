@@ -21,7 +21,13 @@ import {
   updateStackScriptRow,
   type VisibleStackScriptRow,
 } from './stackscript.repository.ts';
-import { ANY_IMAGE, type CreateStackScript, type StackScript, type UpdateStackScript } from './stackscript.schema.ts';
+import {
+  ANY_IMAGE,
+  type CreateStackScript,
+  type StackScript,
+  type UpdateStackScript,
+  type UserDefinedFieldView,
+} from './stackscript.schema.ts';
 import type { StackScriptTable } from './stackscript.table.ts';
 import { stackScriptKind } from './stackscript-kind.ts';
 import { checkScriptText, type UserDefinedField } from './stackscript-udf.ts';
@@ -31,6 +37,11 @@ function gravatarId(username: string): string {
   return crypto.createHash('md5').update(username.trim().toLowerCase()).digest('hex');
 }
 
+/** A kept field as clients read it: oneOf and manyOf spelled oneof and manyof. */
+function userDefinedFieldView({ oneOf, manyOf, ...field }: UserDefinedField): UserDefinedFieldView {
+  return { ...field, ...(oneOf !== undefined ? { oneof: oneOf } : {}), ...(manyOf !== undefined ? { manyof: manyOf } : {}) };
+}
+
 export function stackScriptRowToStackScript(row: VisibleStackScriptRow): StackScript {
   return {
     id: row.id,
@@ -38,6 +49,8 @@ export function stackScriptRowToStackScript(row: VisibleStackScriptRow): StackSc
     user_gravatar_id: gravatarId(row.username),
     label: row.label,
     description: row.description,
+    ordinal: 0,
+    logo_url: '',
     images: JSON.parse(row.images) as string[],
     deployments_total: row.deployments_total,
     deployments_active: row.deployments_active,
@@ -46,7 +59,7 @@ export function stackScriptRowToStackScript(row: VisibleStackScriptRow): StackSc
     updated: row.updated,
     rev_note: row.rev_note,
     script: row.script,
-    user_defined_fields: JSON.parse(row.user_defined_fields) as UserDefinedField[],
+    user_defined_fields: (JSON.parse(row.user_defined_fields) as UserDefinedField[]).map(userDefinedFieldView),
     mine: Number(row.mine) === 1,
   };
 }

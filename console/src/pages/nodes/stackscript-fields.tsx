@@ -21,7 +21,7 @@ const options = (list: string) => list.split(',').map((o) => o.trim());
 /** A field whose name or label speaks of a password is typed as one. */
 const secret = (f: UserDefinedField) => /pass(word)?|secret|token/i.test(`${f.name} ${f.label}`);
 
-/** The script's user-defined fields: text, password, a choice from oneOf, several from manyOf. */
+/** The script's user-defined fields: text, password, a choice from oneof, several from manyof. */
 export function StackScriptFields({
   script,
   values,
@@ -43,13 +43,13 @@ export function StackScriptFields({
         const name = `stackscript_data.${f.name}`;
         const label = f.default === undefined ? `${f.label} (required)` : f.label;
         const value = values[f.name] ?? '';
-        if (f.manyOf !== undefined) {
+        if (f.manyof !== undefined) {
           const chosen = value === '' ? [] : options(value);
           const reasons = error instanceof ApiError ? error.about(name) : [];
           return (
             <fieldset key={f.name} className="udf-many">
               <legend>{label}</legend>
-              {options(f.manyOf).map((o) => (
+              {options(f.manyof).map((o) => (
                 <label key={o} className="check">
                   <input
                     type="checkbox"
@@ -57,7 +57,7 @@ export function StackScriptFields({
                     onChange={(e) =>
                       set(
                         f.name,
-                        options(f.manyOf ?? '')
+                        options(f.manyof ?? '')
                           .filter((x) => (x === o ? e.target.checked : chosen.includes(x)))
                           .join(','),
                       )
@@ -77,11 +77,11 @@ export function StackScriptFields({
         return (
           <Field key={f.name} label={label} name={name} error={error} hint={f.example ? `e.g. ${f.example}` : undefined}>
             {(p) =>
-              f.oneOf !== undefined ? (
+              f.oneof !== undefined ? (
                 <select {...p} value={value} onChange={(e) => set(f.name, e.target.value)}>
                   {f.default === undefined && <option value="">Choose one</option>}
                   {f.default === '' && <option value="">None</option>}
-                  {options(f.oneOf).map((o) => (
+                  {options(f.oneof).map((o) => (
                     <option key={o} value={o}>
                       {o}
                     </option>
