@@ -81,6 +81,8 @@ for (const dialect of DIALECTS) {
       const first = ok(await act(app, node.id, 'backups', { label: 'first' }), 'snapshot').body;
       assert.equal(first.type, 'snapshot');
       assert.equal(first.status, 'pending');
+      assert.equal(first.available, false, 'nothing to restore yet');
+      assert.equal(first.region, node.region);
       assert.equal(first.label, 'first');
       assert.equal(first.finished, null);
       assert.deepEqual(first.configs, ['My Debian 12 Disk Profile']);
@@ -89,17 +91,20 @@ for (const dialect of DIALECTS) {
         ['ext4', 'swap'],
       );
       let list = await backups(app, node.id);
-      assert.equal(list.snapshot.in_progress.id, first.id);
+      assert.deepEqual(list.snapshot.in_progress, first);
       assert.equal(list.snapshot.current, null);
       assert.deepEqual(list.automatic, []);
       badRequest(await act(app, node.id, 'reboot'), 'reboot while the snapshot is taken', undefined, /busy/i);
 
       await startDue(app);
-      assert.equal((await backup(app, node.id, first.id)).body.status, 'running');
+      const running = (await backup(app, node.id, first.id)).body;
+      assert.deepEqual([running.status, running.available], ['running', false]);
       assert.equal((await eventsOf(app, me.accountId, 'node_snapshot'))[0]?.status, 'started');
       await settle(app);
       const done = (await backup(app, node.id, first.id)).body;
       assert.equal(done.status, 'successful');
+      assert.equal(done.available, true, 'it can be restored now');
+      assert.equal(done.region, node.region);
       assert.ok(done.finished);
       assert.equal((await getNode(app, node.id)).backups.last_successful, done.finished);
       // A backup that succeeded can be restored now.
@@ -108,13 +113,31 @@ for (const dialect of DIALECTS) {
 
       const second = ok(await act(app, node.id, 'backups', { label: 'second' }), 'second snapshot').body;
       list = await backups(app, node.id);
-      assert.equal(list.snapshot.current.id, first.id, 'the old snapshot stays until the new one succeeds');
-      assert.equal(list.snapshot.in_progress.id, second.id);
+      assert.deepEqual(list.snapshot.current, done, 'the old snapshot stays until the new one succeeds');
+      assert.deepEqual(list.snapshot.in_progress, second);
       await settle(app);
       list = await backups(app, node.id);
       assert.equal(list.snapshot.current.id, second.id);
       assert.equal(list.snapshot.in_progress, null);
       assert.equal((await backup(app, node.id, first.id)).status, 404);
+    });
+
+    test('a backup shows the region it is kept in: where it was taken, also once its node has moved', async (t) => {
+      const app = await buildTestApp(t, { dialect, clock: manualClock() });
+      const node = await backedNode(app);
+      const taken = ok(await act(app, node.id, 'backups', { label: 'before the move' }), 'snapshot').body;
+      await settle(app);
+      ok(await act(app, node.id, 'migrate', { region: 'us-central' }), 'migrate');
+      await settle(app);
+      assert.equal((await getNode(app, node.id)).region, 'us-central');
+      const kept = (await backup(app, node.id, taken.id)).body;
+      assert.deepEqual([kept.region, kept.available], [node.region, true]);
+      assert.deepEqual((await backups(app, node.id)).snapshot.current, kept);
+      // A node made from it goes where it is kept.
+      const elsewhere = await app.request('POST', '/v4/node/instances', {
+        body: { region: 'us-central', type: 'g6-standard-1', backup_id: taken.id },
+      });
+      badRequest(elsewhere, 'a node from it in another region', 'region');
     });
 
     test('cancel turns the service off and deletes every backup, also one being taken', async (t) => {

@@ -17,8 +17,12 @@ export type BackupStatus = (typeof BACKUP_STATUSES)[number];
 
 export const BackupSchema = Type.Object({
   id: Type.Integer(),
+  // Where the backup is kept: its node's region when it was taken (a node made from it goes there).
+  region: Type.String(),
   type: StringEnum(BACKUP_TYPES),
   status: StringEnum(BACKUP_STATUSES),
+  // Whether it can be restored (or a node made from it) now: it has succeeded.
+  available: Type.Boolean(),
   created: Timestamp,
   updated: Timestamp,
   // null until the backup has completed.

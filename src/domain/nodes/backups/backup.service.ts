@@ -23,8 +23,10 @@ export function backupRowToBackup(row: BackupRow): Backup {
   const content = parseContent(row.content);
   return {
     id: row.id,
+    region: row.region,
     type: row.type as Backup['type'],
     status: row.status as Backup['status'],
+    available: row.status === 'successful',
     created: row.created,
     updated: row.updated,
     finished: row.finished,
