@@ -69,7 +69,8 @@ export function liveKeys(operation: string, at: string): LiveKey[] {
     Object.keys(operations).filter(
       (op) => op.startsWith(`GET ${collection}/{`) && /^\{[^/]+\}$/.test(op.slice(collection.length + 5)),
     );
-  const found = [key(operation, at)];
+  // The same path under another method answers with the same record (`PUT /account`, `GET /account`).
+  const found = [key(operation, at), ...['GET', 'PUT'].filter((m) => m !== method).map((m) => key(`${m} ${path}`, at))];
   if (method === 'GET' && at.startsWith('data[].')) {
     found.push(...views(path).map((view) => key(view, at.slice(7))));
   } else {

@@ -32,12 +32,20 @@
  * - otherwise (an id nobody made, answered 2xx) it fails.
  * An accepted request that names something the sequence deleted may answer 404: the recording's
  * server was slower to finish the deletion.
+ *
+ * Then every 2xx answer, tallied by operation over the recorded clients and our own sequence
+ * (test/clients/own/: the operations the live recordings hold that no client sent), is checked
+ * against the shapes of the live service's answers (test/clients/live/, live-shapes.ts says how):
+ * every key it sends, with a type it sends, except where the service description says otherwise
+ * (live-exceptions.ts, one place, each with the description's words).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DIALECTS, type Dialect } from '../helpers/app.ts';
 import { type OperatorApp, operatorApp } from '../operator/helpers.ts';
-import { readRecordings } from './recordings.ts';
+import { LIVE_EXCEPTIONS } from './live-exceptions.ts';
+import { liveDifferences, ShapeTally } from './live-shapes.ts';
+import { OWN_DIR, readRecordings } from './recordings.ts';
 import { Replay } from './replay.ts';
 
 async function replayServer(t: Parameters<typeof operatorApp>[0], dialect: Dialect): Promise<OperatorApp> {
@@ -48,6 +56,8 @@ async function replayServer(t: Parameters<typeof operatorApp>[0], dialect: Diale
 }
 
 const recordings = readRecordings();
+/** Our own sequence, in the same form: the operations the live recordings answered that no recorded client sent. */
+const own = readRecordings(OWN_DIR);
 
 test('there are recorded clients to replay', () => {
   assert.ok(recordings.size > 0, 'test/clients/recorded/ holds no *.jsonl with requests');
@@ -55,9 +65,16 @@ test('there are recorded clients to replay', () => {
 
 for (const dialect of DIALECTS) {
   describe(`recorded clients replayed [${dialect}]`, () => {
-    for (const [client, lines] of recordings) {
+    // Every accepted answer, by operation, for the check against the live service's (the last test).
+    const tallies = new Map<string, ShapeTally>();
+    const tally = (operation: string, body: unknown) => {
+      const found = tallies.get(operation) ?? new ShapeTally();
+      found.add(body);
+      tallies.set(operation, found);
+    };
+    for (const [client, lines] of [...recordings, ...own]) {
       test(`${client}: ${lines.length} requests as recorded`, async (t) => {
-        const result = await new Replay(await replayServer(t, dialect)).run(lines);
+        const result = await new Replay(await replayServer(t, dialect), tally).run(lines);
         for (const warning of result.warnings) t.diagnostic(`warning: ${warning}`);
         for (const gone of result.gone) t.diagnostic(`gone already (deleted earlier): ${gone}`);
         const guesses = result.guesses.length ? `\nids guessed:\n${result.guesses.join('\n')}` : '';
@@ -67,5 +84,12 @@ for (const dialect of DIALECTS) {
         );
       });
     }
+
+    test('every answer has the keys the live service sends, with its types (test/clients/live/)', () => {
+      const { differences, unexercised, stale } = liveDifferences(tallies, LIVE_EXCEPTIONS);
+      assert.deepEqual(unexercised, [], 'operations the live service answered that no sequence here asks');
+      assert.ok(differences.length === 0, `${differences.length} differences from the live answers:\n${differences.join('\n')}`);
+      assert.deepEqual(stale, [], 'exceptions (test/clients/live-exceptions.ts) that match no difference any more');
+    });
   });
 }

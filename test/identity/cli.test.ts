@@ -86,9 +86,9 @@ describe('cumulo account/user/token create [sqlite, as processes]', () => {
     assert.deepEqual(
       events.map((e) => [e.action, e.entity_label, e.username]),
       [
-        ['user_create', owner, null],
-        ['user_create', bob, null],
-        ['token_create', 'ci', null],
+        ['user_create', owner, 'system'],
+        ['user_create', bob, 'system'],
+        ['token_create', 'ci', 'system'],
       ],
     );
     const row = await ctx.db
