@@ -204,7 +204,10 @@ for (const dialect of DIALECTS) {
       await fact(page, 'Inbound policy').getByText('ACCEPT').waitFor();
 
       const stored = await apiAs<{ rules: Record<string, unknown> }>('GET', `/networking/firewalls/${id}`);
-      assert.deepEqual(stored.rules, {
+      const { version, fingerprint, ...rules } = stored.rules;
+      assert.ok(Number(version) > 1, 'each rules change is a version');
+      assert.match(String(fingerprint), /^[0-9a-f]{8}$/);
+      assert.deepEqual(rules, {
         inbound: [
           {
             protocol: 'TCP',

@@ -52,7 +52,9 @@ for (const dialect of DIALECTS) {
       assert.equal((await app.request('DELETE', `/v4/domains/${domain.id}`)).status, 200);
 
       const imported = await importDomain(app.runtime.ctx, await principalOf(app), zone, 'remote_nameserver');
-      assert.deepEqual({ ...imported, id: 0 }, { ...domain, id: 0 });
+      // The same domain again, made anew: only its id and times are its own.
+      const anew = (d: Record<string, unknown>) => ({ ...d, id: 0, created: '', updated: '' });
+      assert.deepEqual(anew(imported), anew(domain));
       const after = await recordsOf(app, imported.id);
       const explicit = before.map((r: { ttl_sec: number }) => ({ ...r, ttl_sec: r.ttl_sec === 0 ? 3600 : r.ttl_sec }));
       assert.deepEqual(after, explicit, 'the same records, each with the TTL it was served with');

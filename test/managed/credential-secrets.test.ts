@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
 
       const missing = await cumulo(app, ['admin', 'managed', 'reveal-credential', '999999']);
       assert.equal(missing.code, 1);
-      assert.match(missing.stderr, /not found/);
+      assert.match(missing.stderr, /not found/i);
       const bad = await cumulo(app, ['admin', 'managed', 'reveal-credential', 'abc']);
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /credential id/);
