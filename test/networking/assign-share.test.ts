@@ -233,6 +233,18 @@ for (const dialect of DIALECTS) {
       assert.equal((await share(app, b.id, [])).status, 200);
       assert.deepEqual(await shared(app, b.id), []);
       assert.deepEqual(await shared(app, c.id), [a.publics[0]], "another node's shares stay");
+
+      // The spellings of later revisions that today's clients call are the same operations.
+      const later = await app.request('POST', '/v4/networking/ips/share', { body: { node_id: b.id, ips: [c.ipv4[0]] } });
+      assert.equal(later.status, 200, JSON.stringify(later.body));
+      assert.deepEqual(await shared(app, b.id), [c.ipv4[0]]);
+      const moved = await app.request('POST', '/v4/networking/ips/assign', {
+        body: { region: 'us-east', assignments: [{ address: a.publics[1], node_id: b.id }] },
+      });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.deepEqual((await publics(app, b.id)).sort(), [b.ipv4[0], a.publics[1]].sort());
+      const bad = await app.request('POST', '/v4/networking/ips/share', { body: { node_id: b.id } });
+      assert.deepEqual([bad.status, fields(bad)], [400, ['ips']]);
     });
 
     test('share refuses private, own, foreign, other-region and unknown addresses, and changes nothing', async (t) => {

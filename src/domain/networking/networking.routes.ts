@@ -77,40 +77,49 @@ export const networkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => updateIp(ctx, principalOf(request), request.params.address, request.body.rdns),
   );
-  app.post(
-    '/networking/ipv4/assign',
-    {
-      schema: {
-        operationId: 'assignIPs',
-        tags,
-        summary: 'Move IPv4 addresses between nodes of one region, all or none',
-        body: AssignIpsBody,
-        response: { 200: Empty },
+  // The reference's paths, and the spellings of later revisions that today's clients call
+  // (`/networking/ips/assign`, `/networking/ips/share`): the same operations, hidden from the document.
+  for (const [prefix, hide] of [
+    ['/networking/ipv4', false],
+    ['/networking/ips', true],
+  ] as const) {
+    app.post(
+      `${prefix}/assign`,
+      {
+        schema: {
+          operationId: 'assignIPs',
+          tags,
+          summary: 'Move IPv4 addresses between nodes of one region, all or none',
+          body: AssignIpsBody,
+          response: { 200: Empty },
+          ...(hide ? { hide } : {}),
+        },
+        config: { access: writeIpsOfNodes },
       },
-      config: { access: writeIpsOfNodes },
-    },
-    async (request) => {
-      await assignIps(ctx, principalOf(request), request.body);
-      return {};
-    },
-  );
-  app.post(
-    '/networking/ipv4/share',
-    {
-      schema: {
-        operationId: 'shareIPs',
-        tags,
-        summary: 'Set the public IPv4 addresses a node may bring up besides their own nodes',
-        body: ShareIpsBody,
-        response: { 200: Empty },
+      async (request) => {
+        await assignIps(ctx, principalOf(request), request.body);
+        return {};
       },
-      config: { access: writeIpsOfNodes },
-    },
-    async (request) => {
-      await shareIps(ctx, principalOf(request), request.body);
-      return {};
-    },
-  );
+    );
+    app.post(
+      `${prefix}/share`,
+      {
+        schema: {
+          operationId: 'shareIPs',
+          tags,
+          summary: 'Set the public IPv4 addresses a node may bring up besides their own nodes',
+          body: ShareIpsBody,
+          response: { 200: Empty },
+          ...(hide ? { hide } : {}),
+        },
+        config: { access: writeIpsOfNodes },
+      },
+      async (request) => {
+        await shareIps(ctx, principalOf(request), request.body);
+        return {};
+      },
+    );
+  }
   app.get(
     '/networking/ipv6/pools',
     {
