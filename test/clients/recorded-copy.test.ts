@@ -5,7 +5,7 @@ import { filesOf, SHARED_COPIES } from '../../scripts/shared-copies.ts';
 
 // A copy of files, with no database in it: one run is enough.
 describe('the kept copies of ../shared', () => {
-  for (const { shared, kept } of SHARED_COPIES) {
+  for (const { shared, kept, text } of SHARED_COPIES) {
     test(`${kept} is what scripts/shared-copies.ts copies from ${shared} now`, {
       skip: fs.existsSync(shared) ? false : `${shared} is not beside the repository; the kept copy is used as it is`,
     }, () => {
@@ -17,8 +17,8 @@ describe('the kept copies of ../shared', () => {
         [...sharedFiles.keys()],
         `${kept} holds other files than the shared folder: ${fix}`,
       );
-      for (const [name, text] of sharedFiles)
-        assert.ok(keptFiles.get(name) === text, `${name} is out of date with the shared folder: ${fix}`);
+      for (const [name, sharedText] of sharedFiles)
+        assert.ok(keptFiles.get(name) === text(sharedText), `${name} is out of date with the shared folder: ${fix}`);
     });
   }
 });
