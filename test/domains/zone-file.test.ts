@@ -178,7 +178,8 @@ for (const dialect of DIALECTS) {
       const res = await clone('Copy.example');
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const copy = res.body;
-      assert.deepEqual({ ...copy, id: 0, domain: '' }, { ...source, id: 0, domain: '' });
+      const made = { id: 0, domain: '', created: '', updated: '' };
+      assert.deepEqual({ ...copy, ...made }, { ...source, ...made }, 'the settings and tags; its id, name and times are its own');
       assert.equal(copy.domain, 'copy.example');
       const records = (await app.request('GET', `/v4/domains/${copy.id}/records`)).body.data;
       assert.deepEqual(
