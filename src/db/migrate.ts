@@ -30,6 +30,7 @@ import * as regionSiteType from './migrations/0028-region-site-type.ts';
 import * as eventRecords from './migrations/0029-event-records.ts';
 import * as firewallRulesVersion from './migrations/0030-firewall-rules-version.ts';
 import * as userSignIns from './migrations/0031-user-sign-ins.ts';
+import * as privateImagesFirst from './migrations/0032-private-images-first.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -68,6 +69,7 @@ const STEPS: Record<string, Step> = {
   '0029-event-records': eventRecords,
   '0030-firewall-rules-version': firewallRulesVersion,
   '0031-user-sign-ins': userSignIns,
+  '0032-private-images-first': privateImagesFirst,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { up as privateImagesFirst } from '../../src/db/migrations/0032-private-images-first.ts';
+import type { MigrationDb } from '../../src/db/migrations/schema-helpers.ts';
 import { loadCatalog } from '../../src/domain/catalog/catalog.ts';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
@@ -52,7 +54,7 @@ for (const dialect of DIALECTS) {
       assert.equal(rolling.body.eol, null);
     });
 
-    test('a token adds the caller account private images, never another account', async (t) => {
+    test('a token adds the caller account private images ahead of the public ones, never another account', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const account = (await admin(app)).accountId;
       const mine = await insertPrivateImage(app, account, { label: 'web-golden' });
@@ -61,9 +63,9 @@ for (const dialect of DIALECTS) {
 
       const res = await app.request('GET', '/v4/images');
       assert.equal(res.status, 200);
-      assert.deepEqual(ids(res.body), [...publicIds, mine.id]);
+      assert.deepEqual(ids(res.body), [mine.id, ...publicIds]);
       assert.equal(res.body.results, publicIds.length + 1);
-      const own = res.body.data.at(-1);
+      const own = res.body.data[0];
       assert.equal(own.is_public, false);
       assert.equal(own.label, 'web-golden');
       assert.equal(own.created_by, 'tester');
@@ -71,7 +73,17 @@ for (const dialect of DIALECTS) {
       assert.equal(own.eol, null);
 
       const theirList = await app.request('GET', '/v4/images', { token: other.token });
-      assert.deepEqual(ids(theirList.body), [...publicIds, theirs.id]);
+      assert.deepEqual(ids(theirList.body), [theirs.id, ...publicIds]);
+    });
+
+    test('private images list in creation order; migration 0032 moves kept ones ahead of the catalog', async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const account = (await admin(app)).accountId;
+      const first = await insertPrivateImage(app, account, { sort: 1_000_000 });
+      const second = await insertPrivateImage(app, account, { sort: 1_000_000 });
+      assert.deepEqual(ids((await app.request('GET', '/v4/images')).body), [...publicIds, first.id, second.id]);
+      await privateImagesFirst(app.runtime.ctx.db as unknown as MigrationDb);
+      assert.deepEqual(ids((await app.request('GET', '/v4/images')).body), [first.id, second.id, ...publicIds]);
     });
 
     test('view: own private image by either slash form; others and anonymous get 404', async (t) => {
@@ -125,7 +137,7 @@ for (const dialect of DIALECTS) {
       await grantImage(app, restricted, granted.num);
 
       const list = await app.request('GET', '/v4/images', { token: restricted.token });
-      assert.deepEqual(ids(list.body), [...publicIds, granted.id]);
+      assert.deepEqual(ids(list.body), [granted.id, ...publicIds]);
       assert.equal((await app.request('GET', `/v4/images/${granted.id}`, { token: restricted.token })).status, 200);
       assert.equal((await app.request('GET', `/v4/images/${hidden.id}`, { token: restricted.token })).status, 404);
       assert.equal((await app.request('GET', '/v4/images/node/debian12', { token: restricted.token })).status, 200);
@@ -154,7 +166,7 @@ for (const dialect of DIALECTS) {
       assert.equal(first.body.data.length, 25);
       const second = await app.request('GET', '/v4/images?page_size=25&page=2');
       assert.equal(second.body.data.length, 15);
-      assert.deepEqual([...ids(first.body), ...ids(second.body)], [...publicIds, ...made]);
+      assert.deepEqual([...ids(first.body), ...ids(second.body)], [...made, ...publicIds]);
       for (const query of ['page_size=0', 'page_size=501', 'page=-1']) {
         assert.equal((await app.request('GET', `/v4/images?${query}`)).status, 400, query);
       }
@@ -172,7 +184,7 @@ for (const dialect of DIALECTS) {
       const debian = await app.request('GET', '/v4/images', { token: null, ...xFilter({ vendor: 'Debian', deprecated: false }) });
       assert.deepEqual(ids(debian.body), ['node/debian12', 'node/debian11']);
       const large = await app.request('GET', '/v4/images', xFilter({ size: { '+gte': 5000 } }));
-      assert.deepEqual(ids(large.body), ['node/gentoo', big.id]);
+      assert.deepEqual(ids(large.body), [big.id, 'node/gentoo']);
       const automatic = await app.request('GET', '/v4/images', xFilter({ type: 'automatic' }));
       assert.deepEqual(ids(automatic.body), [big.id]);
       const ubuntu = await app.request('GET', '/v4/images', xFilter({ label: { '+contains': 'ubuntu' } }));

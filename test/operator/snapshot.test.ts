@@ -97,6 +97,7 @@ for (const dialect of DIALECTS) {
           '0029-event-records',
           '0030-firewall-rules-version',
           '0031-user-sign-ins',
+          '0032-private-images-first',
         ],
         blobs: 'by-key',
       });

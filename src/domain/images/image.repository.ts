@@ -9,8 +9,11 @@ import type { ImageTable } from './image.table.ts';
 
 export type ImageRow = Selectable<ImageTable>;
 
-/** Private images sort after the public catalog, in creation order (the `num` tiebreak). */
-export const PRIVATE_IMAGE_SORT = 1_000_000;
+/**
+ * Private images sort before the public catalog (whose sorts are 0, 1, ...), in creation order (the
+ * `num` tiebreak), as the live service lists them: clients take a list's first image as their newest own.
+ */
+export const PRIVATE_IMAGE_SORT = -1;
 
 const FILTER: FilterSpec = {
   fields: {
