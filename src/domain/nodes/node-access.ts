@@ -48,11 +48,15 @@ export async function anyNodeNamedIn(db: Kysely<Database>, nodeId: number, field
   return node;
 }
 
+/**
+ * The live service's exact words: SDKs retry a 400 whose reason is exactly this (the Go SDK
+ * compares the whole string), so no detail of what is under way may be added.
+ */
+export const NODE_BUSY = 'Node busy.';
+
 /** Refuses an operation that needs a settled node while another one is under way. */
 export function assertSettled(node: NodeRow): void {
-  if (node.busy !== null) {
-    throw fail.badRequest(`Node busy: ${node.busy.replaceAll('_', ' ')} is in progress; try again when it has finished`);
-  }
+  if (node.busy !== null) throw fail.badRequest(NODE_BUSY);
 }
 
 export function nodeEntity(node: Pick<NodeRow, 'id' | 'label'>): EntityRef {
@@ -71,6 +75,6 @@ export async function claimSettledNode(
 ): Promise<void> {
   assertSettled(node);
   if (!(await claimNode(db, node.account_id, node.id, values))) {
-    throw fail.badRequest('Node busy: another operation has just started; try again when it has finished');
+    throw fail.badRequest(NODE_BUSY);
   }
 }
