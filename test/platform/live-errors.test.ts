@@ -46,7 +46,15 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400, JSON.stringify(res.body));
         return res.body.errors.map((e: { field: string }) => e.field);
       };
-      assert.deepEqual(await fields({ region: 'xx-nowhere', type: 'no-such-type', label: 'fine-label' }), ['region', 'type']);
+      assert.deepEqual(await fields({ region: 'xx-nowhere', type: 'no-such-type', label: 'fine-label' }), ['type', 'region']);
+      // The live service's words and order, which an SDK's own tests compare as one string.
+      const unknown = await app.request('POST', '/v4/node/instances', { body: { type: 'g6-fake-plan', region: 'us-fakeregion' } });
+      assert.deepEqual(unknown.body, {
+        errors: [
+          { field: 'type', reason: 'A valid plan type by that ID was not found' },
+          { field: 'region', reason: 'region is not valid' },
+        ],
+      });
       assert.deepEqual(await fields({ region: 'us-east', type: 'no-such-type', image: 'node/debian12' }), ['type', 'root_pass']);
       assert.deepEqual(
         await fields({ region: 'xx-nowhere', type: 'g6-nanode-1', image: 'node/no-such-image', root_pass: 'Long-enough-1' }),

@@ -30,7 +30,8 @@ import { buildNode, type NodeSource, resolveNodeSource } from './node-source.ts'
 const GPU_CAPABILITY = 'GPU Nodes';
 
 /**
- * Where a node is placed: the region and type must exist (400 naming the field), the region must
+ * Where a node is placed: the type and region must exist (400 naming each field that is wrong, in the
+ * live service's order and words, which SDK tests compare whole), the region must
  * not have an outage, and GPU types go only where the region offers them. Creation, clones,
  * resizes and migrations all place nodes through here.
  */
@@ -39,8 +40,8 @@ export function placement(ctx: Context, regionId: string, typeId: string): { reg
   const type = ctx.catalog.type(typeId);
   if (!region || !type) {
     throw fail.invalid([
-      ...(region ? [] : [{ field: 'region', reason: `Region ${regionId} does not exist` }]),
-      ...(type ? [] : [{ field: 'type', reason: `Node type ${typeId} does not exist` }]),
+      ...(type ? [] : [{ field: 'type', reason: 'A valid plan type by that ID was not found' }]),
+      ...(region ? [] : [{ field: 'region', reason: 'region is not valid' }]),
     ]);
   }
   if (region.status === 'outage') {
