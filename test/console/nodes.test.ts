@@ -306,8 +306,8 @@ for (const dialect of DIALECTS) {
       await openTool(page, 'Resize');
       await page.getByLabel('New type').selectOption('g6-standard-1');
       await page.getByRole('button', { name: 'Resize', exact: true }).click();
-      await confirmDialog(page, /^Resize shop-1 to Shared 2GB\?$/, 'Resize');
-      await said(page, 'Resizing shop-1 to Shared 2GB');
+      await confirmDialog(page, /^Resize shop-1 to Node 2GB\?$/, 'Resize');
+      await said(page, 'Resizing shop-1 to Node 2GB');
       await page.locator('.facts dd', { hasText: /^g6-standard-1:/ }).waitFor(LIVE);
       await headStatus(page, 'running');
 
