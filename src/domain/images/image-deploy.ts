@@ -7,7 +7,6 @@ import type { SecondaryRef } from '../events/event.service.ts';
 import { findVisibleImage } from './image.repository.ts';
 import { PRIVATE_IMAGE_PREFIX } from './image.schema.ts';
 import { unbuiltImageReason } from './image-files.ts';
-import { imageLayout } from './image-layout.ts';
 import { publicImageFiles } from './public-image-data.ts';
 
 /** What node creation needs to know about the image it deploys. */
@@ -55,20 +54,12 @@ export async function findDeployableImage(
 }
 
 /**
- * Refuses (a 400 on `filesystem`) a disk the image does not deploy onto. A filesystem image (public
- * images, captures) goes onto ext3 or ext4, into which the deploy writes its settings (root password,
- * keys, network); a whole-disk image (partitions) onto those too, without them, or onto a raw disk,
- * which gets its data as it is.
+ * Refuses (a 400 on `filesystem`) a disk the image does not deploy onto. Onto ext3 or ext4 the
+ * deploy writes its settings (root password, keys, network) into a bare ext filesystem; a raw disk,
+ * as on the live service, takes any image's data as it is (a whole disk with its partitions, a
+ * filesystem, anything uploaded), without settings; swap and initrd disks take no image.
  */
-export async function assertDeploysOnto(ctx: Context, image: DeployableImage, filesystem: string): Promise<void> {
-  if (filesystem === 'ext3' || filesystem === 'ext4') return;
-  if (filesystem !== 'raw') {
-    throw fail.badRequest('An image deploys onto an ext3 or ext4 disk, or a whole-disk image onto a raw one', 'filesystem');
-  }
-  if ((await imageLayout(ctx, image.id)) !== 'whole-disk') {
-    throw fail.badRequest(
-      `Image ${image.id} is not a whole-disk image (its data has no partition table): it deploys onto an ext3 or ext4 disk`,
-      'filesystem',
-    );
-  }
+export function assertDeploysOnto(filesystem: string): void {
+  if (filesystem === 'ext3' || filesystem === 'ext4' || filesystem === 'raw') return;
+  throw fail.badRequest('An image deploys onto an ext3, ext4 or raw disk', 'filesystem');
 }

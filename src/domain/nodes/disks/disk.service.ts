@@ -109,7 +109,7 @@ export async function getDisk(ctx: Context, scope: AccountScope, nodeId: number,
 }
 
 /**
- * Creates a disk, empty or deployed from an image (onto ext3 or ext4, or a whole-disk image onto raw);
+ * Creates a disk, empty or deployed from an image (onto ext3 or ext4 with its settings, or onto raw as it is);
  * it is `not ready` until its job has written it.
  */
 export async function createDisk(ctx: Context, principal: Principal, nodeId: number, body: CreateDisk): Promise<Disk> {
@@ -118,7 +118,7 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
   const deployment = await checkDeployment(ctx.db, ctx, scope, body);
   const filesystem = body.filesystem ?? 'ext4';
   if (deployment) {
-    await assertDeploysOnto(ctx, deployment.image, filesystem);
+    assertDeploysOnto(filesystem);
     if (body.size < deployment.image.size) {
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
