@@ -7,7 +7,6 @@ import { tagsOf } from '../tags/tag.service.ts';
 import type { CloneDomain, Domain } from './domain.schema.ts';
 import { domainFor, domainIdOf } from './domain-access.ts';
 import { createDomainWith } from './domain-create.ts';
-import { assertDomainEgress } from './domain-egress.ts';
 import { candidateOf, domainColumns } from './domain-rules.ts';
 import { toDomain } from './domain-view.ts';
 import { findAllRecords } from './record.repository.ts';
@@ -27,7 +26,6 @@ export async function cloneDomain(ctx: Context, principal: Principal, idText: st
       throw fail.forbidden('Unauthorized: cloning a domain makes a new one, which needs the add_domains grant');
     }
     const columns = domainColumns({ ...candidateOf(source), domain: body.domain.toLowerCase() });
-    await assertDomainEgress(ctx, trx, source.account_id, columns);
     const records: RecordValues[] = (await findAllRecords(trx, source.account_id, source.id)).map((r) => ({
       type: r.type as RecordType,
       name: r.name,

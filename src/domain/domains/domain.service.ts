@@ -13,7 +13,6 @@ import type { CreateDomain, Domain, UpdateDomain, ZoneFile } from './domain.sche
 import { domainEntity, domainFor, domainIdOf } from './domain-access.ts';
 import { domainChanged } from './domain-change.ts';
 import { assertDomainFree, createDomainWith } from './domain-create.ts';
-import { assertDomainEgress } from './domain-egress.ts';
 import { candidateOf, domainColumns, NEW_DOMAIN, withChanges } from './domain-rules.ts';
 import { toDomain, toDomains } from './domain-view.ts';
 import { findZoneFile } from './zone-file.repository.ts';
@@ -37,7 +36,6 @@ export async function createDomain(ctx: Context, principal: Principal, body: Cre
   assertMayTag(principal, body.tags);
   const columns = domainColumns(withChanges({ ...NEW_DOMAIN, domain: body.domain, type: body.type }, body));
   return inTransaction(ctx.db, async (trx) => {
-    await assertDomainEgress(ctx, trx, principal.accountId, columns);
     const row = await createDomainWith(trx, ctx, principal, { columns, tags: body.tags ?? [], records: [] }, 'dns_zone_create');
     return toDomain(trx, row);
   });
@@ -62,7 +60,6 @@ export async function updateDomain(ctx: Context, principal: Principal, id: numbe
   return inTransaction(ctx.db, async (trx) => {
     const row = await domainFor(trx, scopeOf(principal), id, 'read_write');
     const columns = domainColumns(withChanges(candidateOf(row), body));
-    await assertDomainEgress(ctx, trx, row.account_id, columns);
     if (columns.domain !== row.domain) await assertDomainFree(trx, columns.domain, 'domain', row.id);
     const now = ctx.clock.nowMs();
     if (body.tags !== undefined) await replaceTags(trx, ctx, principal, row, body.tags, toTimestamp(now));
