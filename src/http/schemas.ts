@@ -34,10 +34,22 @@ export const Empty = Type.Object({});
 /** The largest value an integer column holds (PostgreSQL `integer`): ids, page numbers and sizes stay within it. */
 export const INT32_MAX = 2147483647;
 
-function pageQuery(largest: number) {
+/** Where a page-size schema keeps the most rows a page is served (`pageRequest` reads it off the route). */
+export const SERVED_AT_MOST = 'x-served-at-most';
+
+function pageQuery(largest: number, servedAtMost = largest) {
   return Type.Object({
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX, default: 1 })),
-    page_size: Type.Optional(Type.Integer({ minimum: 25, maximum: largest, default: 100 })),
+    page_size: Type.Optional(
+      Type.Integer({
+        minimum: 25,
+        maximum: largest,
+        default: 100,
+        ...(servedAtMost < largest
+          ? { [SERVED_AT_MOST]: servedAtMost, description: `A page holds at most ${servedAtMost}; a larger size is served ${servedAtMost}` }
+          : {}),
+      }),
+    ),
   });
 }
 
@@ -45,9 +57,11 @@ function pageQuery(largest: number) {
 export const PageQuery = pageQuery(500);
 /**
  * The collections whose pages the description bounds to 25..100: firewalls (a node's too), firewall
- * devices, IPv6 pools, IPv6 ranges, VLANs, tags and tagged objects.
+ * devices, IPv6 pools, IPv6 ranges, VLANs, tags and tagged objects. A page never holds more than 100,
+ * but a larger size is taken and served 100, as the live service does: clients ask every collection
+ * for 500 a page and follow `pages`.
  */
-export const LimitedPageQuery = pageQuery(100);
+export const LimitedPageQuery = pageQuery(500, 100);
 export type PageQueryT = Static<typeof PageQuery>;
 
 /** The collection envelope around a record schema. */
