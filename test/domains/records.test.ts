@@ -28,17 +28,15 @@ async function refuses(app: TestApp, url: string, cases: [Record<string, unknown
 
 for (const dialect of DIALECTS) {
   describe(`domain records [${dialect}]`, () => {
-    test('A and AAAA: an address of their family, no trailing period; [remote_addr] is the caller', async (t) => {
+    test('A and AAAA: an address, no trailing period, whose family makes the type; [remote_addr] is the caller', async (t) => {
       const app = await buildTestApp(t, { dialect });
       const z = await zone(app);
       await refuses(app, z.url, [
         [{ type: 'A', name: 'www' }, ['target']],
-        [{ type: 'A', target: '2001:db8::1' }, ['target']],
         [{ type: 'A', target: '192.0.2.1.' }, ['target']],
         [{ type: 'A', target: 'www.example.org' }, ['target']],
-        [{ type: 'AAAA', target: '192.0.2.1' }, ['target']],
         [{ type: 'AAAA', target: '2001:db8::1.' }, ['target']],
-        [{ type: 'AAAA', target: '[remote_addr]' }, ['target']],
+        [{ type: 'AAAA', target: '2001:db8::g' }, ['target']],
         [{ type: 'TYPE99', target: 'x' }, ['type']],
       ]);
       const a = await z.add({ type: 'A', name: 'WWW', target: '192.0.2.1' });
@@ -63,6 +61,16 @@ for (const dialect of DIALECTS) {
       assert.equal((await z.add({ type: 'AAAA', target: '2001:DB8::1' })).target, '2001:db8::1');
       assert.equal((await z.add({ type: 'A', name: 'me', target: '[remote_addr]' })).target, '127.0.0.1');
       assert.deepEqual((await app.request('GET', `${z.url}/${a.id}`)).body, a);
+
+      // Either type takes either family, as the live service's (its console adds every A/AAAA record as AAAA).
+      const v4 = await z.add({ type: 'AAAA', name: 'v4', target: '192.0.2.7' });
+      assert.deepEqual([v4.type, v4.target], ['A', '192.0.2.7']);
+      const v6 = await z.add({ type: 'A', name: 'v6', target: '2001:DB8::7' });
+      assert.deepEqual([v6.type, v6.target], ['AAAA', '2001:db8::7']);
+      const caller = await z.add({ type: 'AAAA', name: 'caller', target: '[remote_addr]' });
+      assert.deepEqual([caller.type, caller.target], ['A', '127.0.0.1']);
+      const moved = await app.request('PUT', `${z.url}/${v4.id}`, { body: { target: '2001:db8::8' } });
+      assert.deepEqual([moved.status, moved.body.type, moved.body.target], [200, 'AAAA', '2001:db8::8']);
     });
 
     test('names: 100 characters at most, DNS labels, the domain written out or @ is the domain itself', async (t) => {

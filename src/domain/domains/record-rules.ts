@@ -49,24 +49,27 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
 
 type Problems = ErrorItem[];
 
-function address(target: string, family: 4 | 6, remote: string | null, problems: Problems): string {
+/**
+ * An A or AAAA record's address, and the type its family makes the record: the live service takes
+ * either type with either family (its console adds every A/AAAA record as AAAA) and stores an IPv4
+ * address as A, an IPv6 one as AAAA. `[remote_addr]` is the request's own address.
+ */
+function address(target: string, remote: string | null, problems: Problems): { value: string; type?: 'A' | 'AAAA' } {
   let value = target;
   if (target === REMOTE_ADDR) {
-    const unmapped = remote?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '') ?? '';
-    if (net.isIP(unmapped) !== family) {
-      problems.push({
-        field: 'target',
-        reason: `${REMOTE_ADDR} stands for the request's address, which is not an IPv${family} address`,
-      });
-      return target;
+    value = remote?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '') ?? '';
+    if (net.isIP(value) === 0) {
+      problems.push({ field: 'target', reason: `${REMOTE_ADDR} stands for the request's address, which is not an IP address` });
+      return { value: target };
     }
-    value = unmapped;
   }
-  if (net.isIP(value) !== family) {
+  const family = net.isIP(value);
+  if (family === 0) {
     const trailing = value.endsWith('.') ? '; A and AAAA targets take no trailing period' : '';
-    problems.push({ field: 'target', reason: `Must be an IPv${family} address${trailing}` });
+    problems.push({ field: 'target', reason: `Must be an IPv4 or IPv6 address${trailing}` });
+    return { value: value.toLowerCase() };
   }
-  return value.toLowerCase();
+  return { value: value.toLowerCase(), type: family === 4 ? 'A' : 'AAAA' };
 }
 
 function host(target: string, domain: string, problems: Problems): string {
@@ -166,11 +169,12 @@ export function recordValues(c: RecordCandidate, domain: string, remote: string 
   if (target !== undefined) {
     switch (type) {
       case 'A':
-        values.target = address(target, 4, remote, problems);
+      case 'AAAA': {
+        const { value, type: ofFamily } = address(target, remote, problems);
+        values.target = value;
+        if (ofFamily) values.type = ofFamily;
         break;
-      case 'AAAA':
-        values.target = address(target, 6, remote, problems);
-        break;
+      }
       case 'MX':
         values.priority = c.priority ?? 0;
         if (target === '' || target === '.') {
