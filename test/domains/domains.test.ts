@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
       const [event] = await eventsOf(app, me.accountId, 'dns_zone_create');
       assert.deepEqual(
         [event?.entity_type, event?.entity_id, event?.entity_label, event?.entity_url, event?.status],
-        ['domain', created.id, name, `/v4/domains/${created.id}`, 'finished'],
+        ['domain', created.id, name, `/v4/domains/${created.id}`, 'notification'],
       );
       assert.equal((await app.request('GET', `${URL}/999999`)).status, 404);
     });

@@ -218,7 +218,7 @@ for (const dialect of DIALECTS) {
       const [made] = await eventsOf(app, me.accountId, 'token_create');
       assert.equal(made?.entity_id, created.body.id);
       assert.equal(made?.entity_label, 'gone');
-      assert.equal(made?.status, 'finished');
+      assert.equal(made?.status, 'notification');
       const del = await app.request('DELETE', `/v4/profile/tokens/${created.body.id}`);
       assert.equal(del.status, 200);
       assert.deepEqual(del.body, {});

@@ -37,7 +37,7 @@ for (const dialect of DIALECTS) {
       assert.equal(event?.entity_type, 'image');
       assert.equal(event?.entity_id, image.num);
       assert.equal(event?.entity_label, 'after');
-      assert.equal(event?.status, 'finished');
+      assert.equal(event?.status, 'notification');
 
       const cleared = await app.request('PUT', `/v4/images/${image.id}`, { body: { description: null } });
       assert.equal(cleared.body.description, '', 'cleared reads as ""');

@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
       assert.match(enabled.schedule.window, /^W([02468]|1[02468]|2[02])$/);
       const [event] = await eventsOf(app, me.accountId, 'backups_enable');
       assert.equal(event?.entity_id, node.id);
-      assert.equal(event?.status, 'finished');
+      assert.equal(event?.status, 'notification');
 
       // Asking the service to choose again gives the same pick: it is derived from the node id.
       const reset = { backups: { schedule: { day: 'Scheduling', window: 'Scheduling' } } };

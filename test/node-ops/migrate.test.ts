@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       const during = await getNode(app, node.id);
       assert.equal(during.status, 'migrating');
       assert.equal(during.region, 'us-east', 'the region changes when the migration finishes');
-      assert.equal((await eventsOf(app, me.accountId, 'node_migrate_datacenter_create'))[0]?.status, 'finished');
+      assert.equal((await eventsOf(app, me.accountId, 'node_migrate_datacenter_create'))[0]?.status, 'notification');
       await settle(app);
       const after = await getNode(app, node.id);
       assert.equal(after.status, 'running');

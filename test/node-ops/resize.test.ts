@@ -15,7 +15,7 @@ for (const dialect of DIALECTS) {
       assert.equal(during.status, 'migrating');
       assert.ok((NODE_STATUSES as readonly string[]).includes(during.status));
       assert.equal(during.type, 'g6-standard-1', 'the type changes when the resize finishes');
-      assert.equal((await eventsOf(app, me.accountId, 'node_resize_create'))[0]?.status, 'finished');
+      assert.equal((await eventsOf(app, me.accountId, 'node_resize_create'))[0]?.status, 'notification');
       assert.equal((await eventsOf(app, me.accountId, 'node_resize'))[0]?.status, 'scheduled');
       badRequest(await act(app, node.id, 'resize', { type: 'g6-standard-4' }), 'resize while resizing', undefined, /busy/i);
       await startDue(app);
@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
       const old = await runningNode(app, { type: 'g5-standard-1' });
       ok(await act(app, old.id, 'mutate'), 'mutate without a body');
       assert.equal((await getNode(app, old.id)).status, 'migrating');
-      assert.equal((await eventsOf(app, me.accountId, 'node_mutate_create'))[0]?.status, 'finished');
+      assert.equal((await eventsOf(app, me.accountId, 'node_mutate_create'))[0]?.status, 'notification');
       await settle(app);
       const after = await getNode(app, old.id);
       assert.equal(after.type, 'g6-standard-1');

@@ -215,7 +215,7 @@ for (const dialect of DIALECTS) {
       assert.equal(image.status, 'available');
       const [event] = await eventsOf(app, me.accountId, 'node_delete');
       assert.equal(event?.entity_id, node.id);
-      assert.equal(event?.status, 'finished');
+      assert.equal(event?.status, 'notification');
 
       const next = await createNode(app);
       assert.ok(next.id > node.id, 'a new node never gets a deleted node id');

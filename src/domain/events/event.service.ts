@@ -45,8 +45,9 @@ export interface EventSpec {
   entity: EntityRef | null;
   secondary?: SecondaryRef | null;
   /**
-   * finished for changes done at once; scheduled for work a job will carry out; notification for
-   * what has no progress to follow (a config's changes, as the live service records them).
+   * notification (the default) for a change done at once, which has no progress to follow, as the
+   * live service records them and its console shows them; scheduled for work a job will carry out;
+   * finished for work the live service runs as a job that is done here at once (an empty node's create).
    */
   status?: EventStatus;
   message?: string;
@@ -61,7 +62,7 @@ export interface EventPace {
 /** Records an event; call it with the transaction of the change it reports. */
 export async function recordEvent(db: Kysely<Database>, ctx: Context, actor: EventActor, spec: EventSpec): Promise<EventRow> {
   const now = toTimestamp(ctx.clock.nowMs());
-  const status = spec.status ?? 'finished';
+  const status = spec.status ?? 'notification';
   return insertEvent(db, {
     account_id: actor.accountId,
     user_id: actor.userId,

@@ -208,7 +208,7 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
       },
     });
   } else {
-    await recordEvent(db, ctx, actor, { action: 'node_create', entity: nodeEntity(node) });
+    await recordEvent(db, ctx, actor, { action: 'node_create', entity: nodeEntity(node), status: 'finished' });
   }
   // After the node's own event; a firewall the caller may not use refuses the whole create.
   if (body.firewall_id != null) await assignToNewNode(db, ctx, principal, body.firewall_id, node.id);

@@ -152,7 +152,6 @@ async function configEvent(db: Kysely<Database>, ctx: Context, actor: Actor, nod
     action,
     entity: nodeEntity(node),
     secondary: configSecondary(row),
-    status: 'notification',
   });
 }
 
