@@ -41,7 +41,8 @@ const OPS: Record<string, FilterOp> = {
   '+neq': 'neq',
   '+contains': 'contains',
 };
-const SQL_OPS = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+/** The SQL operator of each comparison (custom fields build their conditions with it). */
+export const SQL_OPS = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 const MAX_DEPTH = 8;
 const MAX_CONDITIONS = 100;
 const FIELD = 'X-Filter';

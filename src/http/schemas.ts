@@ -46,7 +46,10 @@ function pageQuery(largest: number, servedAtMost = largest) {
         maximum: largest,
         default: 100,
         ...(servedAtMost < largest
-          ? { [SERVED_AT_MOST]: servedAtMost, description: `A page holds at most ${servedAtMost}; a larger size is served ${servedAtMost}` }
+          ? {
+              [SERVED_AT_MOST]: servedAtMost,
+              description: `A page holds at most ${servedAtMost}; a larger size is served ${servedAtMost}`,
+            }
           : {}),
       }),
     ),

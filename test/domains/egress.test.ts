@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { buildTestApp, DIALECTS, LOOPBACK_EGRESS, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, DIALECTS, LOOPBACK_EGRESS } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { capturedLog } from '../helpers/log.ts';
 import { freePort } from '../helpers/server-process.ts';
@@ -21,7 +21,6 @@ const IPS = [
   'fe80::1',
   '10.0.0.1',
 ];
-const refusedFields = (field: string) => IPS.slice(1).map((_, i) => `${field}[${i + 1}]`);
 
 /** A DNS server on 127.0.0.1 (UDP and TCP on one port) that answers nothing and counts what it gets. */
 async function countingDnsServer(t: { after(fn: () => unknown): void }): Promise<{ port: number; received: () => number }> {
@@ -68,7 +67,11 @@ for (const dialect of DIALECTS) {
       assert.equal(dns.received(), 0, 'no SOA query, transfer or NOTIFY went out');
       const seen = await app.request('GET', `/v4/domains/${slave.body.id}`);
       assert.match(seen.body.errors, /169\.254\.169\.254:\d+ is not one this service may connect to/);
-      assert.equal((await app.request('GET', `/v4/domains/${master.body.id}`)).body.errors, '', "a master's master_ips are never asked");
+      assert.equal(
+        (await app.request('GET', `/v4/domains/${master.body.id}`)).body.errors,
+        '',
+        "a master's master_ips are never asked",
+      );
     });
 
     test('a slave asks no master the policy refuses, and a master sends it no NOTIFY: nothing is sent', async (t) => {

@@ -48,7 +48,9 @@ for (const dialect of DIALECTS) {
       };
       assert.deepEqual(await fields({ region: 'xx-nowhere', type: 'no-such-type', label: 'fine-label' }), ['type', 'region']);
       // The live service's words and order, which an SDK's own tests compare as one string.
-      const unknown = await app.request('POST', '/v4/node/instances', { body: { type: 'g6-fake-plan', region: 'us-fakeregion' } });
+      const unknown = await app.request('POST', '/v4/node/instances', {
+        body: { type: 'g6-fake-plan', region: 'us-fakeregion' },
+      });
       assert.deepEqual(unknown.body, {
         errors: [
           { field: 'type', reason: 'A valid plan type by that ID was not found' },

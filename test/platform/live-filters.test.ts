@@ -28,6 +28,10 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await listed(app, '/v4/node/instances', { '+order_by': 'created', '+order': 'desc' }), [...ids].reverse());
       assert.deepEqual(await listed(app, '/v4/node/instances', { created: { '+gte': nodes[1].created } }), ids.slice(1));
       assert.deepEqual(await listed(app, '/v4/node/instances', { '+order_by': 'updated' }), ids);
+      // The site type a node shows is its region's (every region of the default catalog is core).
+      assert.deepEqual(await listed(app, '/v4/node/instances', { site_type: 'core' }), ids);
+      assert.deepEqual(await listed(app, '/v4/node/instances', { site_type: 'distributed' }), []);
+      assert.deepEqual(await listed(app, '/v4/node/instances', { site_type: { '+neq': 'core' } }), []);
 
       const domains = [];
       for (const name of ['b-first.example', 'a-second.example']) {
@@ -114,6 +118,54 @@ for (const dialect of DIALECTS) {
       const mine = { username: first.username, '+order_by': 'updated', '+order': 'desc' };
       assert.deepEqual(await listed(app, '/v4/node/stackscripts', mine), [first.id, second.id]);
       assert.deepEqual(await listed(app, '/v4/node/stackscripts', { username: 'nobody-here', mine: true }), []);
+    });
+
+    test("the orders the vendor's console asks for: domains by status and type, firewalls by status, tokens by expiry, users by email, apps by status", async (t) => {
+      const app = await buildTestApp(t, { dialect });
+      const domain = async (body: Record<string, unknown>) =>
+        (await app.request('POST', '/v4/domains', { body: { soa_email: 'hostmaster@example.org', ...body } })).body.id;
+      const active = await domain({ domain: 'a.example', type: 'master' });
+      const disabled = await domain({ domain: 'b.example', type: 'master', status: 'disabled' });
+      const slave = await domain({ domain: 'c.example', type: 'slave', master_ips: ['192.0.2.53'] });
+      assert.deepEqual(await listed(app, '/v4/domains', { '+order_by': 'status' }), [active, slave, disabled]);
+      assert.deepEqual(await listed(app, '/v4/domains', { '+order_by': 'type' }), [active, disabled, slave]);
+
+      const firewall = async (label: string) =>
+        (
+          await app.request('POST', '/v4/networking/firewalls', {
+            body: { label, rules: { inbound_policy: 'ACCEPT', outbound_policy: 'ACCEPT' } },
+          })
+        ).body.id;
+      const on = await firewall('stays-on');
+      const off = await firewall('turned-off');
+      assert.equal((await app.request('PUT', `/v4/networking/firewalls/${off}`, { body: { status: 'disabled' } })).status, 200);
+      assert.deepEqual(await listed(app, '/v4/networking/firewalls', { '+order_by': 'status' }), [off, on]);
+
+      const token = async (body: Record<string, unknown>) => (await app.request('POST', '/v4/profile/tokens', { body })).body.id;
+      const soon = await token({ label: 'soon', scopes: '*', expiry: '2030-01-01T00:00:00' });
+      const later = await token({ label: 'later', scopes: '*', expiry: '2040-01-01T00:00:00' });
+      const never = await token({ label: 'never', scopes: '*' });
+      const tokens = await listed(app, '/v4/profile/tokens', { '+order_by': 'expiry', '+order': 'desc' });
+      assert.deepEqual(
+        tokens.filter((id) => [soon, later, never].includes(id as number)),
+        [never, later, soon],
+      );
+      const afterLater = await listed(app, '/v4/profile/tokens', { expiry: { '+gt': '2035-01-01T00:00:00' } });
+      assert.deepEqual(
+        afterLater.filter((id) => [soon, later, never].includes(id as number)),
+        [later, never],
+        'never is 2999',
+      );
+
+      const user = await app.request('POST', '/v4/account/users', {
+        body: { username: 'zed-user', email: 'a-first@example.org', restricted: false },
+      });
+      assert.equal(user.status, 200, JSON.stringify(user.body));
+      const users = await listed(app, '/v4/account/users', { '+order_by': 'email' }, 'email');
+      assert.deepEqual(users, [...users].sort());
+      assert.equal(users[0], 'a-first@example.org');
+      const apps = await app.request('GET', '/v4/account/oauth-clients', { headers: { 'x-filter': '{"+order_by":"status"}' } });
+      assert.equal(apps.status, 200, JSON.stringify(apps.body));
     });
 
     test('a field that is not filterable is refused as the live service words it', async (t) => {

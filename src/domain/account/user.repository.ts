@@ -7,7 +7,11 @@ import type { UserTable } from './user.table.ts';
 export type UserRow = Selectable<UserTable>;
 
 const FILTER: FilterSpec = {
-  fields: { username: { column: 'users.username', type: 'string' } },
+  fields: {
+    username: { column: 'users.username', type: 'string' },
+    // Not marked filterable by the reference: the vendor's console orders its users by it.
+    email: { column: 'users.email', type: 'string' },
+  },
   defaultOrder: { column: 'users.id', direction: 'asc' },
   tiebreak: 'users.id',
 };

@@ -18,8 +18,11 @@ const FILTER: FilterSpec = {
     domain: { column: 'domains.domain', type: 'string', normalize: (v) => v.toLowerCase() },
     group: { column: 'domains.domain_group', type: 'string' },
     tags: tagsFilterField('domain', 'domains.id'),
-    // Not marked filterable by the reference; clients order and page by them.
+    // Not marked filterable by the reference; clients order and page by them (the vendor's console
+    // sorts its domain table by status and type too).
     created: { column: 'domains.created', type: 'datetime' },
+    status: { column: 'domains.status', type: 'string' },
+    type: { column: 'domains.type', type: 'string' },
     updated: { column: 'domains.updated', type: 'datetime' },
   },
   defaultOrder: { column: 'domains.id', direction: 'asc' },

@@ -16,6 +16,8 @@ const FILTER: FilterSpec = {
   fields: {
     id: { column: 'firewalls.id', type: 'integer' },
     label: { column: 'firewalls.label', type: 'string' },
+    // Not marked filterable by the reference: the vendor's console orders its firewalls by it.
+    status: { column: 'firewalls.status', type: 'string' },
     created: { column: 'firewalls.created', type: 'datetime' },
     updated: { column: 'firewalls.updated', type: 'datetime' },
     tags: tagsFilterField('firewall', 'firewalls.id'),

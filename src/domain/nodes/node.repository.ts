@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { escapeLike, type FilterSpec } from '../../db/filter.ts';
+import { escapeLike, type FilterSpec, SQL_OPS } from '../../db/filter.ts';
 import { grantedTo, grantPermission } from '../../db/grant-scope.ts';
 import {
   type JsonPage,
@@ -32,6 +32,19 @@ const FILTER: FilterSpec = {
     tags: tagsFilterField('node', 'nodes.id'),
     created: { column: 'nodes.created', type: 'datetime' },
     updated: { column: 'nodes.updated', type: 'datetime' },
+    // A node shows its region's site type (core or distributed): the regions that have it.
+    site_type: {
+      column: 'nodes.region',
+      type: 'string',
+      custom(op, value) {
+        const ofType = (condition: ReturnType<typeof sql<SqlBool>>) =>
+          sql<SqlBool>`nodes.region in (select r.id from regions r where ${condition})`;
+        if (op === 'eq') return ofType(sql<SqlBool>`r.site_type = ${value}`);
+        if (op === 'neq') return ofType(sql<SqlBool>`r.site_type <> ${value}`);
+        if (op === 'contains') return ofType(sql<SqlBool>`r.site_type like ${`%${escapeLike(String(value))}%`} escape '\\'`);
+        return ofType(sql<SqlBool>`r.site_type ${sql.raw(SQL_OPS[op])} ${value}`);
+      },
+    },
     ipv4: {
       column: 'nodes.id',
       type: 'string',
@@ -42,7 +55,7 @@ const FILTER: FilterSpec = {
         if (op === 'eq') return holds(sql<SqlBool>`ia.address = ${value}`);
         if (op === 'neq') return sql<SqlBool>`not ${holds(sql<SqlBool>`ia.address = ${value}`)}`;
         if (op === 'contains') return holds(sql<SqlBool>`ia.address like ${`%${escapeLike(String(value))}%`} escape '\\'`);
-        return holds(sql<SqlBool>`ia.address ${sql.raw({ gt: '>', gte: '>=', lt: '<', lte: '<=' }[op])} ${value}`);
+        return holds(sql<SqlBool>`ia.address ${sql.raw(SQL_OPS[op])} ${value}`);
       },
     },
   },

@@ -12,6 +12,8 @@ const FILTER: FilterSpec = {
   fields: {
     label: { column: 'oauth_clients.label', type: 'string' },
     public: { column: 'oauth_clients.public', type: 'boolean' },
+    // Not marked filterable by the reference: the vendor's console orders its apps by it.
+    status: { column: 'oauth_clients.status', type: 'string' },
   },
   defaultOrder: { column: 'oauth_clients.created', direction: 'asc' },
   tiebreak: 'oauth_clients.id',

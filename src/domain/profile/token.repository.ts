@@ -1,7 +1,8 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { FilterSpec } from '../../db/filter.ts';
+import { type FilterSpec, SQL_OPS } from '../../db/filter.ts';
 import { type PageRequest, paginate } from '../../db/paginate.ts';
+import { NEVER_EXPIRES } from './token.schema.ts';
 import type { TokenTable } from './token.table.ts';
 
 export type TokenRow = Selectable<TokenTable>;
@@ -10,6 +11,16 @@ const FILTER: FilterSpec = {
   fields: {
     created: { column: 'tokens.created', type: 'datetime' },
     label: { column: 'tokens.label', type: 'string' },
+    // A token that never ends shows NEVER_EXPIRES and is compared as that; ordered, it comes last
+    // as the nulls it is stored as do. The vendor's console orders tokens by it.
+    expiry: {
+      column: 'tokens.expiry',
+      type: 'datetime',
+      sortable: true,
+      // A time is compared with eq, neq, gt, gte, lt and lte only (never contains).
+      custom: (op, value) =>
+        sql<SqlBool>`coalesce(tokens.expiry, ${NEVER_EXPIRES}) ${sql.raw(SQL_OPS[op as keyof typeof SQL_OPS])} ${value}`,
+    },
   },
   defaultOrder: { column: 'tokens.id', direction: 'asc' },
   tiebreak: 'tokens.id',
