@@ -16,8 +16,9 @@ function addVary(reply: FastifyReply, name: string): void {
 /**
  * CORS for the v4 API, so browser tools can call it with a token: preflights (OPTIONS) are answered
  * before authentication, and every v4 answer, errors included, carries the headers. Never with
- * credentials: the API authenticates by bearer token, not by cookie. The OAuth token endpoint gets
- * them too (a browser app signing in with PKCE exchanges its code from its own page). Other paths
+ * credentials: the API authenticates by bearer token, not by cookie. The OAuth token and revoke
+ * endpoints get them too (a browser app signing in with PKCE exchanges its code, and revokes its
+ * token when it signs out, from its own page). Other paths
  * (admin, data URLs, docs) get none, and OPTIONS is no method of theirs. Null when CORS is off.
  *
  * A step of the front door (src/http/front-door.ts): every request passes it, so it decides from
@@ -27,8 +28,8 @@ export function corsStep(app: FastifyInstance, config: Pick<Config, 'corsOrigins
   const origins = config.corsOrigins;
   if (origins !== '*' && origins.length === 0) return null;
   const allowed = origins === '*' ? null : new Set(origins);
-  const tokenPath = `${config.oauthPath}/token`;
-  const isCorsPath = (url: string) => url.startsWith(`${API_PREFIX}/`) || url.startsWith(tokenPath);
+  const oauthPaths = [`${config.oauthPath}/token`, `${config.oauthPath}/revoke`];
+  const isCorsPath = (url: string) => url.startsWith(`${API_PREFIX}/`) || oauthPaths.some((path) => url.startsWith(path));
 
   // A preflight the step did not answer (a path without CORS) finds no method here.
   app.options('*', { schema: { hide: true } }, (_request, reply) => reply.callNotFound());

@@ -148,6 +148,12 @@ for (const dialect of DIALECTS) {
         body: new URLSearchParams({ client_id: clientId, token: access }).toString(),
       });
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      assert.equal(revoked.headers['access-control-allow-origin'], '*', 'answered to the console page');
+      const preflight = await app.request('OPTIONS', '/oauth/revoke', {
+        token: null,
+        headers: { origin: APP, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      assert.deepEqual([preflight.status, preflight.headers['access-control-allow-headers']], [204, 'content-type']);
       assert.equal((await app.request('GET', '/v4/profile', { token: access })).status, 401);
       const out = await app.request('GET', '/logout', { token: null });
       assert.equal(out.status, 200);
