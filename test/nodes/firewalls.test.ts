@@ -26,7 +26,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await filtered({ id: spare.id })).results, 0);
       assert.equal((await app.request('GET', `${url}?page_size=24`)).status, 400);
 
-      for (const filter of ['not json', '{"label":', '{"no_such_field":1}', '{"label":{"+gt":{}}}', '{"status":"enabled"}']) {
+      for (const filter of ['not json', '{"label":', '{"no_such_field":1}', '{"label":{"+gt":{}}}', '{"entities":1}']) {
         const res = await app.request('GET', url, { headers: { 'x-filter': filter } });
         assert.equal(res.status, 400, filter);
         assert.equal(res.body.errors[0].field, 'X-Filter', filter);
