@@ -46,7 +46,8 @@ for (const dialect of DIALECTS) {
       const [config] = await configsOf(app, node.id);
       assert.deepEqual((await configsOf(app, node.id)).length, 1);
       const full = (await app.request('GET', `/v4/node/instances/${node.id}/configs/${config?.id}`)).body;
-      assert.deepEqual(full.interfaces[1], { purpose: 'vlan', label: 'backend', ipam_address: '10.0.0.1/24' });
+      const { purpose, label, ipam_address } = full.interfaces[1];
+      assert.deepEqual({ purpose, label, ipam_address }, { purpose: 'vlan', label: 'backend', ipam_address: '10.0.0.1/24' });
       assert.notEqual(await rootPassHash(app, node.id), oldHash);
       badRequest(await act(app, node.id, 'reboot'), 'while rebuilding', undefined, /busy/i);
       await startDue(app);

@@ -4,6 +4,9 @@ import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { createEmptyNode, deviceMap, eventsOf, runningNode } from './helpers.ts';
 
+/** What a config's interface shows of the VPC fields of later revisions: none is offered. */
+const LATER_FIELDS = { active: false, vpc_id: null, subnet_id: null, ipv4: null, ip_ranges: null, ipv6: null };
+
 for (const dialect of DIALECTS) {
   describe(`node config profiles [${dialect}]`, () => {
     test('create, view, list, update and delete, each with its event', async (t) => {
@@ -24,7 +27,10 @@ for (const dialect of DIALECTS) {
           virt_mode: 'fullvirt',
           helpers: { network: false },
           root_device: '/dev/sdb',
-          interfaces: [{ purpose: 'public' }, { purpose: 'vlan', label: 'lan-1', ipam_address: '10.1.0.2/16' }],
+          interfaces: [
+            { purpose: 'public', primary: true },
+            { purpose: 'vlan', label: 'lan-1', ipam_address: '10.1.0.2/16' },
+          ],
         },
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -37,9 +43,17 @@ for (const dialect of DIALECTS) {
         memory_limit: 1024,
         run_level: 'single',
         virt_mode: 'fullvirt',
+        // With the fields of later revisions: ids by position, in use only once the node runs this config.
         interfaces: [
-          { purpose: 'public', label: null, ipam_address: null },
-          { purpose: 'vlan', label: 'lan-1', ipam_address: '10.1.0.2/16' },
+          { ...LATER_FIELDS, id: config.id * 3 + 1, purpose: 'public', label: null, ipam_address: null, primary: true },
+          {
+            ...LATER_FIELDS,
+            id: config.id * 3 + 2,
+            purpose: 'vlan',
+            label: 'lan-1',
+            ipam_address: '10.1.0.2/16',
+            primary: false,
+          },
         ],
         helpers: { updatedb_disabled: true, distro: true, modules_dep: true, network: false, devtmpfs_automount: true },
         devices: deviceMap({ sda: disks[1].id }),
@@ -94,6 +108,13 @@ for (const dialect of DIALECTS) {
         vlans.map((v) => v.label),
         ['lan-1'],
       );
+      // The config the running node booted has its interfaces in use.
+      const booted = (await app.request('GET', base)).body.data.find((c: { id: number }) => c.id !== config.id);
+      const inUse = await app.request('PUT', `${base}/${booted.id}`, { body: { interfaces: [{ purpose: 'public' }] } });
+      assert.deepEqual(
+        [inUse.body.interfaces[0].id, inUse.body.interfaces[0].active, inUse.body.interfaces[0].primary],
+        [booted.id * 3 + 1, true, false],
+      );
     });
 
     test('devices name the node own disks; kernels come from the catalog; labels and interfaces are checked', async (t) => {
@@ -112,6 +133,7 @@ for (const dialect of DIALECTS) {
         [{ label: 'x', devices: {}, run_level: 'multi' }, 'run_level'],
         [{ label: 'x', devices: {}, root_device: '/dev/sda; rm' }, 'root_device'],
         [{ label: 'x', devices: {}, interfaces: [{ purpose: 'vlan' }] }, 'interfaces[0].label'],
+        [{ label: 'x', devices: {}, interfaces: [{ purpose: 'vlan', label: 'lan', primary: true }] }, 'interfaces[0].primary'],
         [{ label: 'x', devices: { sdz: { disk_id: node.id }, sda: { disk_id: 'one' } } }, 'devices.sda.disk_id'],
       ];
       for (const [body, field] of cases) {

@@ -316,10 +316,17 @@ for (const dialect of DIALECTS) {
       ];
       const node = await createNode(app, { interfaces });
       const [config] = (await app.request('GET', `/v4/node/instances/${node.id}/configs`)).body.data;
-      assert.deepEqual(config.interfaces, [
-        { purpose: 'public', label: null, ipam_address: null },
-        { purpose: 'vlan', label: 'backend', ipam_address: '10.0.0.1/24' },
-      ]);
+      assert.deepEqual(
+        config.interfaces.map((i: Record<string, unknown>) => ({
+          purpose: i.purpose,
+          label: i.label,
+          ipam_address: i.ipam_address,
+        })),
+        [
+          { purpose: 'public', label: null, ipam_address: null },
+          { purpose: 'vlan', label: 'backend', ipam_address: '10.0.0.1/24' },
+        ],
+      );
       await createNode(app, { interfaces: [{ purpose: 'vlan', label: 'backend' }] });
       const vlans = await app.runtime.ctx.db.selectFrom('vlans').selectAll().where('account_id', '=', me.accountId).execute();
       assert.deepEqual(

@@ -10,7 +10,8 @@ export const imageKind: EntityKind<ImageRow> = {
   async find(db, scope, num) {
     const row = await findVisibleImageByNum(db, scope, num);
     if (!row) return undefined;
-    if (row.account_id === null) return { row, permission: 'read_only', refusal: 'Unauthorized: public images cannot be changed or deleted' };
+    if (row.account_id === null)
+      return { row, permission: 'read_only', refusal: 'Unauthorized: public images cannot be changed or deleted' };
     return { row, permission: await permissionOf(db, scope, 'image', num) };
   },
   entities: (db, accountId, ids) => findImageEntities(db, accountId, ids),

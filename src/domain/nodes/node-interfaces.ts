@@ -21,7 +21,8 @@ function isIpamAddress(text: string): boolean {
 
 /**
  * Checks a config's interfaces (eth0, eth1, eth2 by position) against the region and returns them
- * as stored: at most one public interface, which carries no label or address; VLAN interfaces need
+ * as stored: at most one public interface, which carries no label or address and may be primary
+ * (the only one that can, with no VPC offered); VLAN interfaces need
  * a region with VLANs, a label, and an optional `address/prefix`. Every problem is reported at once.
  */
 export function checkInterfaces(list: readonly InterfaceBody[], region: RegionDataT, field = 'interfaces'): Interface[] {
@@ -30,6 +31,9 @@ export function checkInterfaces(list: readonly InterfaceBody[], region: RegionDa
   let publics = 0;
   list.forEach((iface, i) => {
     const at = `${field}[${i}]`;
+    if (iface.primary === true && iface.purpose !== 'public') {
+      problems.push({ field: `${at}.primary`, reason: 'Only a public interface can be primary' });
+    }
     if (iface.purpose === 'public') {
       publics += 1;
       if (publics > 1) problems.push({ field: `${at}.purpose`, reason: 'Only one interface may be public' });
@@ -55,7 +59,7 @@ export function checkInterfaces(list: readonly InterfaceBody[], region: RegionDa
   if (problems.length) throw fail.invalid(problems);
   return list.map((iface) =>
     iface.purpose === 'public'
-      ? { purpose: 'public', label: null, ipam_address: null }
+      ? { purpose: 'public', label: null, ipam_address: null, ...(iface.primary === true ? { primary: true } : {}) }
       : {
           purpose: 'vlan',
           label: iface.label ?? null,

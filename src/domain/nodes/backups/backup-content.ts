@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../../../context.ts';
 import type { Database } from '../../../db/database.ts';
 import { findConfigs } from '../configs/config.repository.ts';
-import type { Config, Interface } from '../configs/config.schema.ts';
+import type { Interface, StoredConfig } from '../configs/config.schema.ts';
 import { addConfig, configRowToConfig, type Devices } from '../configs/config.service.ts';
 import { findDisks } from '../disks/disk.repository.ts';
 import type { Filesystem } from '../disks/disk.schema.ts';
@@ -24,7 +24,7 @@ export interface CapturedDisk {
  */
 export interface NodeContent {
   disks: CapturedDisk[];
-  configs: Config[];
+  configs: StoredConfig[];
   image: string | null;
   rootPassHash: string | null;
   bootConfigId: number | null;

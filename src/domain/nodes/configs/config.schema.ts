@@ -15,15 +15,38 @@ export const InterfaceSchema = Type.Object({
   // A public interface carries no label or address; clients send "" or null for them.
   label: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   ipam_address: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  // Later revisions: the interface whose gateway is the default route (only a public one here).
+  primary: Type.Optional(Nullable(Type.Boolean())),
 });
 export type InterfaceBody = Static<typeof InterfaceSchema>;
 
+/** An interface as a config stores it (and a backup keeps it). */
 export const InterfaceView = Type.Object({
   purpose: StringEnum(INTERFACE_PURPOSES),
   label: Nullable(Type.String()),
   ipam_address: Nullable(Type.String()),
+  primary: Type.Optional(Type.Boolean()),
 });
 export type Interface = Static<typeof InterfaceView>;
+
+/**
+ * An interface as clients read it, with the fields of later revisions: its id, whether it is the
+ * primary one and whether it is in use (its config is the one the running node booted); no VPC is
+ * offered, so what belongs to VPC interfaces is null, as the live service shows it on the others.
+ */
+export const ConfigInterfaceView = Type.Object({
+  id: Type.Integer(),
+  purpose: StringEnum(INTERFACE_PURPOSES),
+  label: Nullable(Type.String()),
+  ipam_address: Nullable(Type.String()),
+  primary: Type.Boolean(),
+  active: Type.Boolean(),
+  vpc_id: Type.Null(),
+  subnet_id: Type.Null(),
+  ipv4: Type.Null(),
+  ip_ranges: Type.Null(),
+  ipv6: Type.Null(),
+});
 
 export const Interfaces = Type.Array(InterfaceSchema, { maxItems: MAX_INTERFACES });
 
@@ -76,7 +99,7 @@ export const ConfigSchema = Type.Object({
   memory_limit: Type.Integer(),
   run_level: StringEnum(RUN_LEVELS),
   virt_mode: StringEnum(VIRT_MODES),
-  interfaces: Type.Array(InterfaceView),
+  interfaces: Type.Array(ConfigInterfaceView),
   helpers: Helpers,
   devices: DevicesView,
   root_device: Type.String(),
@@ -86,6 +109,8 @@ export const ConfigSchema = Type.Object({
   updated: Timestamp,
 });
 export type Config = Static<typeof ConfigSchema>;
+/** A config as it is kept (and a backup holds it): its interfaces as stored. */
+export type StoredConfig = Omit<Config, 'interfaces'> & { interfaces: Interface[] };
 
 const configFields = {
   kernel: Type.Optional(Type.String({ maxLength: 64 })),

@@ -30,6 +30,8 @@ import {
   type DeviceSlot,
   type DevicesBodyT,
   type Interface,
+  MAX_INTERFACES,
+  type StoredConfig,
   type UpdateConfig,
 } from './config.schema.ts';
 import { configSecondary } from './config-entity.ts';
@@ -46,7 +48,7 @@ export const DEFAULT_HELPERS: ConfigHelpers = {
 /** Which disk sits in which slot; empty slots are absent. */
 export type Devices = Partial<Record<DeviceSlot, number>>;
 
-export function configRowToConfig(row: ConfigRow): Config {
+export function configRowToConfig(row: ConfigRow): StoredConfig {
   const stored = JSON.parse(row.devices) as Record<string, { disk_id: number | null } | null>;
   const devices: Config['devices'] = {};
   for (const slot of DEVICE_SLOTS) {
@@ -68,6 +70,31 @@ export function configRowToConfig(row: ConfigRow): Config {
     initrd: null,
     created: row.created,
     updated: row.updated,
+  };
+}
+
+/**
+ * A config as clients read it: each interface with its id (derived from the config's id and its
+ * position, so it stays what it was while the config keeps its interfaces) and whether it is in use.
+ */
+export function configView(row: ConfigRow, node: Pick<NodeRow, 'status' | 'last_booted_config_id'>): Config {
+  const stored = configRowToConfig(row);
+  const active = node.status === 'running' && node.last_booted_config_id === row.id;
+  return {
+    ...stored,
+    interfaces: stored.interfaces.map((iface, position) => ({
+      id: row.id * MAX_INTERFACES + position + 1,
+      purpose: iface.purpose,
+      label: iface.label,
+      ipam_address: iface.ipam_address,
+      primary: iface.primary ?? false,
+      active,
+      vpc_id: null,
+      subnet_id: null,
+      ipv4: null,
+      ip_ranges: null,
+      ipv6: null,
+    })),
   };
 }
 
@@ -163,12 +190,12 @@ async function existingConfig(db: Kysely<Database>, node: NodeRow, configId: num
 
 export async function getConfigs(ctx: Context, scope: AccountScope, nodeId: number, request: PageRequest) {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
-  return mapPage(await listConfigs(ctx.db, node.account_id, node.id, request), configRowToConfig);
+  return mapPage(await listConfigs(ctx.db, node.account_id, node.id, request), (row) => configView(row, node));
 }
 
 export async function getConfig(ctx: Context, scope: AccountScope, nodeId: number, configId: number): Promise<Config> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
-  return configRowToConfig(await existingConfig(ctx.db, node, configId));
+  return configView(await existingConfig(ctx.db, node, configId), node);
 }
 
 export async function createConfig(ctx: Context, principal: Principal, nodeId: number, body: CreateConfig): Promise<Config> {
@@ -189,7 +216,7 @@ export async function createConfig(ctx: Context, principal: Principal, nodeId: n
       ...(body.helpers !== undefined ? { helpers: body.helpers } : {}),
     });
     await configEvent(trx, ctx, actorOf(principal), node, row, 'node_config_create');
-    return configRowToConfig(row);
+    return configView(row, node);
   });
 }
 
@@ -225,7 +252,7 @@ export async function updateConfig(
       updated: now,
     });
     await configEvent(trx, ctx, actorOf(principal), node, row, 'node_config_update');
-    return configRowToConfig(row);
+    return configView(row, node);
   });
 }
 
