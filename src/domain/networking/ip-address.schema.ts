@@ -8,7 +8,8 @@ const common = {
   subnet_mask: Type.String(),
   prefix: Type.Integer(),
   public: Type.Boolean(),
-  node_id: Type.Integer(),
+  // null for an address no node holds, as the live service shows it.
+  node_id: Nullable(Type.Integer()),
   region: Type.String(),
 };
 

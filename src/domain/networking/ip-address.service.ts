@@ -43,7 +43,7 @@ function storedView(row: IpAddressRow, labels: HolderLabels): IpAddress {
     type: row.type as IpAddress['type'],
     public: row.public === 1,
     rdns: row.rdns,
-    node_id: row.node_id ?? 0,
+    node_id: row.node_id,
     region: row.region,
     interface_id: null,
     vpc_nat_1_1: null,
