@@ -40,7 +40,7 @@ function writeCatalog(dir: string, name: string, data: unknown): string {
 describe('catalog file checks', () => {
   test('the default catalog loads and offers what the docs promise', () => {
     const { data } = loadCatalog();
-    assert.equal(data.regions.length, 12);
+    assert.equal(data.regions.length, 14);
     assert.ok(
       data.regions.some((r) => !r.capabilities.includes('Vlans')),
       'some region lacks Vlans',
@@ -163,7 +163,7 @@ for (const dialect of DIALECTS) {
         );
       const first = await start();
       const db = first.ctx.db;
-      assert.equal((await db.selectFrom('regions').select('id').execute()).length, 12);
+      assert.equal((await db.selectFrom('regions').select('id').execute()).length, 14);
       await db
         .insertInto('images')
         .values({

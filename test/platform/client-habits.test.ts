@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 200, url);
         assert.deepEqual(res.body, plain.body);
       }
-      assert.equal((await app.request('GET', '/v4/regions/')).body.results, 12);
+      assert.equal((await app.request('GET', '/v4/regions/')).body.results, 14);
       const created = await app.request('POST', '/v4/profile/tokens/', { body: { label: 'slash' } });
       assert.equal(created.status, 200);
       assert.equal(created.body.label, 'slash');
@@ -189,7 +189,7 @@ for (const dialect of DIALECTS) {
         const ok = await app.request('GET', '/v4/regions', { headers });
         assert.equal(ok.status, 200, String(accept));
         assert.match(String(ok.headers['content-type']), /^application\/json/);
-        assert.equal(ok.body.results, 12);
+        assert.equal(ok.body.results, 14);
         const missing = await app.request('GET', '/v4/node/instances/999999', { headers });
         assert.equal(missing.status, 404);
         assert.match(String(missing.headers['content-type']), /^application\/json/);
@@ -206,7 +206,7 @@ for (const dialect of DIALECTS) {
       assert.ok(one);
       assert.equal(none.length, 0);
       assert.equal(one.status, 200);
-      assert.equal(JSON.parse(one.body).results, 12);
+      assert.equal(JSON.parse(one.body).results, 14);
       assert.notEqual(one.headers.connection, 'keep-alive');
 
       // Two requests on one HTTP/1.0 connection: the first asks to keep it open.
@@ -216,7 +216,7 @@ for (const dialect of DIALECTS) {
         [200, 200],
       );
       assert.equal(answers[0]?.headers.connection, 'keep-alive');
-      for (const a of answers) assert.equal(JSON.parse(a.body).results, 12);
+      for (const a of answers) assert.equal(JSON.parse(a.body).results, 14);
 
       // A bodiless POST from an HTTP/1.0 client.
       const node = await createEmptyNode(app);

@@ -8,8 +8,7 @@ const common = {
   subnet_mask: Type.String(),
   prefix: Type.Integer(),
   public: Type.Boolean(),
-  // null for an address no node holds, as the live service shows it.
-  node_id: Nullable(Type.Integer()),
+  node_id: Type.Integer(),
   region: Type.String(),
 };
 
@@ -26,6 +25,8 @@ const later = {
 /** One address as the API shows it: public and private IPv4, SLAAC and link-local IPv6 alike. */
 export const IpAddressSchema = Type.Object({
   ...common,
+  // null for an address no node holds, as the live service shows it (a node's own always have it).
+  node_id: Nullable(Type.Integer()),
   ...later,
   // Private addresses have no gateway.
   gateway: Nullable(Type.String()),
@@ -34,6 +35,9 @@ export const IpAddressSchema = Type.Object({
   rdns: Nullable(Type.String()),
 });
 export type IpAddress = Static<typeof IpAddressSchema>;
+/** One of a node's own addresses (GET /node/instances/{nodeId}/ips/...): always held by it. */
+export const NodeIpAddressSchema = Type.Object({ ...IpAddressSchema.properties, node_id: Type.Integer() });
+export type NodeIpAddress = Static<typeof NodeIpAddressSchema>;
 
 /** A public IPv4 address, which always has a gateway and a reverse DNS name. */
 const publicIpv4 = {

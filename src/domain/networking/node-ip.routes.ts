@@ -4,7 +4,7 @@ import { scopeOf } from '../account/principal.ts';
 import { principalOf } from '../account/route-access.ts';
 import { readNodes, tags, writeNodes } from '../nodes/node.routes.ts';
 import { NodeParams } from '../nodes/node.schema.ts';
-import { IpAddressSchema } from './ip-address.schema.ts';
+import { NodeIpAddressSchema } from './ip-address.schema.ts';
 import { AllocateIpBody, NodeIpParams, NodeIpsSchema, UpdateIpBody } from './node-ip.schema.ts';
 import { addNodeIp, getNodeIp, getNodeIps, removeNodeIp, updateNodeIp } from './node-ip.service.ts';
 
@@ -33,7 +33,7 @@ export const nodeIpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Allocate an IPv4 address to a node',
         params: NodeParams,
         body: AllocateIpBody,
-        response: { 200: IpAddressSchema },
+        response: { 200: NodeIpAddressSchema },
       },
       config: { access: writeNodes },
     },
@@ -47,7 +47,7 @@ export const nodeIpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "View one of a node's addresses",
         params: NodeIpParams,
-        response: { 200: IpAddressSchema },
+        response: { 200: NodeIpAddressSchema },
       },
       config: { access: readNodes },
     },
@@ -62,7 +62,7 @@ export const nodeIpRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Set an address's reverse DNS",
         params: NodeIpParams,
         body: UpdateIpBody,
-        response: { 200: IpAddressSchema },
+        response: { 200: NodeIpAddressSchema },
       },
       config: { access: writeNodes },
     },

@@ -7,7 +7,7 @@ import { type AccountScope, actorOf, type Principal, scopeOf } from '../account/
 import type { NodeRow } from '../nodes/node.repository.ts';
 import { nodeFor } from '../nodes/node-access.ts';
 import { deleteAddress, findAddressesOfNodes, findNodeAddress, type IpAddressRow } from './ip-address.repository.ts';
-import type { IpAddress } from './ip-address.schema.ts';
+import type { IpAddress, NodeIpAddress } from './ip-address.schema.ts';
 import {
   canonicalAddress,
   holderLabels,
@@ -32,6 +32,11 @@ function slaacOf(rows: readonly IpAddressRow[]): IpAddressRow {
   return slaac;
 }
 
+/** A node's address as its own routes show it: held, by the node or (shared) by the node sharing it. */
+function heldBy<T extends IpAddress>(view: T, nodeId: number): T & { node_id: number } {
+  return { ...view, node_id: view.node_id ?? nodeId };
+}
+
 export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: number): Promise<NodeIps> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
   const rows = await addressesOf(ctx.db, node);
@@ -40,19 +45,20 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
   const ranges = await findRangesOfNode(ctx.db, node.account_id, node.id);
   const shared = await findSharedWithNode(ctx.db, node.account_id, node.id);
   const labels = await holderLabels(ctx.db, ctx, node.account_id, [...rows, ...shared]);
+  const held = <T extends IpAddress>(view: T) => heldBy(view, node.id);
   return {
     ipv4: {
-      public: v4.filter((r) => r.public === 1).map((r) => publicIpv4(r, ctx.config.hostname, labels)),
-      private: v4.filter((r) => r.public === 0).map((r) => ipRowToIpAddress(r, ctx.config.hostname, labels)),
-      shared: shared.map((r) => publicIpv4(r, ctx.config.hostname, labels)),
+      public: v4.filter((r) => r.public === 1).map((r) => held(publicIpv4(r, ctx.config.hostname, labels))),
+      private: v4.filter((r) => r.public === 0).map((r) => held(ipRowToIpAddress(r, ctx.config.hostname, labels))),
+      shared: shared.map((r) => held(publicIpv4(r, ctx.config.hostname, labels))),
       // Reserving an address has no operation in this API, so no node holds a reserved one.
       reserved: [],
       // VPCs are not offered.
       vpc: [],
     },
     ipv6: {
-      slaac: slaacAddress(slaac, labels),
-      link_local: linkLocalAddress(slaac, labels),
+      slaac: held(slaacAddress(slaac, labels)),
+      link_local: held(linkLocalAddress(slaac, labels)),
       global: ranges.map(ipv6BlockView),
       vpc: [],
     },
@@ -60,10 +66,10 @@ export async function getNodeIps(ctx: Context, scope: AccountScope, nodeId: numb
 }
 
 /** Adds an IPv4 address to the node: a public one within its allowance, or its one private address. */
-export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<IpAddress> {
+export async function addNodeIp(ctx: Context, principal: Principal, nodeId: number, body: AllocateIp): Promise<NodeIpAddress> {
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
-    return addIpv4(trx, ctx, actorOf(principal), node, body.public);
+    return heldBy(await addIpv4(trx, ctx, actorOf(principal), node, body.public), node.id);
   });
 }
 
@@ -82,11 +88,14 @@ async function nodeAddress(
   throw fail.notFound();
 }
 
-export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<IpAddress> {
+export async function getNodeIp(ctx: Context, scope: AccountScope, nodeId: number, address: string): Promise<NodeIpAddress> {
   const node = await nodeFor(ctx.db, scope, nodeId, 'read_only');
   const found = await nodeAddress(ctx.db, node, address);
   const labels = new Map([[node.id, node.label]]);
-  return found.linkLocal ? linkLocalAddress(found.row, labels) : ipRowToIpAddress(found.row, ctx.config.hostname, labels);
+  return heldBy(
+    found.linkLocal ? linkLocalAddress(found.row, labels) : ipRowToIpAddress(found.row, ctx.config.hostname, labels),
+    nodeId,
+  );
 }
 
 /** The node (read_write; locked, in a transaction) and its address whose reverse DNS name is to change. */
@@ -109,13 +118,13 @@ export async function updateNodeIp(
   nodeId: number,
   address: string,
   rdns: string | null | undefined,
-): Promise<IpAddress> {
+): Promise<NodeIpAddress> {
   const scope = scopeOf(principal);
   // Found and checked before the transaction (the check asks DNS), then found again in it.
   const name = await checkedRdns(ctx, (await addressToName(ctx.db, scope, nodeId, address)).row, rdns);
   return inTransaction(ctx.db, async (trx) => {
     const { node, row } = await addressToName(trx, scope, nodeId, address);
-    return setRdns(trx, ctx, actorOf(principal), node, row, name);
+    return heldBy(await setRdns(trx, ctx, actorOf(principal), node, row, name), node.id);
   });
 }
 
