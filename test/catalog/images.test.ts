@@ -69,6 +69,10 @@ for (const dialect of DIALECTS) {
       assert.equal(own.is_public, false);
       assert.equal(own.label, 'web-golden');
       assert.equal(own.created_by, 'tester');
+      assert.deepEqual(own.image_sharing, {
+        shared_with: { sharegroup_count: 0, sharegroup_list_url: `/images/${mine.id}/sharegroups` },
+        shared_by: null,
+      });
       assert.equal(own.vendor, null);
       assert.equal(own.eol, null);
 

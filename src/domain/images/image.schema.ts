@@ -39,7 +39,13 @@ export const ImageSchema = Type.Object({
   // Image sharing and metadata (cloud-init) are not offered.
   is_shared: Type.Boolean(),
   capabilities: Type.Array(Type.String()),
-  image_sharing: Type.Null(),
+  /** A private image's sharing, as the live service shows it unshared (no share groups are offered); null on public ones. */
+  image_sharing: Nullable(
+    Type.Object({
+      shared_with: Type.Object({ sharegroup_count: Type.Integer(), sharegroup_list_url: Type.String() }),
+      shared_by: Type.Null(),
+    }),
+  ),
 });
 export type Image = Static<typeof ImageSchema>;
 

@@ -45,7 +45,9 @@ export function imageRowToImage(row: ImageRow, tags: string[] = []): Image {
     tags,
     is_shared: false,
     capabilities: [],
-    image_sharing: null,
+    image_sharing: row.is_public
+      ? null
+      : { shared_with: { sharegroup_count: 0, sharegroup_list_url: `/images/${row.id}/sharegroups` }, shared_by: null },
   };
 }
 
