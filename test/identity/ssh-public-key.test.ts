@@ -26,6 +26,7 @@ describe('OpenSSH public key check', () => {
       assert.equal(sshKeyProblem(`${type} ${blob(type, curve, Buffer.alloc(97, 4))} comment`), null, curve);
     }
     assert.equal(sshKeyProblem(KEYS.ed25519.split(' ').slice(0, 2).join(' ')), null, 'the comment is optional');
+    assert.equal(sshKeyProblem(`${KEYS.ed25519}\n`), null, 'a key read from its .pub file, with its line end');
   });
 
   test('refuses what is not a public key, saying why', () => {
@@ -44,6 +45,9 @@ describe('OpenSSH public key check', () => {
       [`ecdsa-sha2-nistp256 ${blob('ecdsa-sha2-nistp256', 'nistp384', Buffer.alloc(65))}`, /curve/],
       [`ssh-rsa ${blob('ssh-dss', 'a', 'b')}`, /type ssh-rsa/],
       [`ssh-ed25519 ${'A'.repeat(20000)}`, /at most/],
+      [`${KEYS.ed25519}\n${KEYS.rsa}`, /one line/],
+      [`${KEYS.ed25519.split(' ').slice(0, 2).join(' ')} me\r\ncommand="x"`, /one line/],
+      [`${KEYS.ed25519}\u001b]0;title\u0007`, /one line/],
     ];
     for (const [key, reason] of cases) {
       const problem = sshKeyProblem(key);

@@ -269,6 +269,8 @@ for (const dialect of DIALECTS) {
       await app.request('POST', '/v4/profile/sshkeys', { body: { label: 'laptop', ssh_key: KEYS.ed25519 } });
       const cases: [Record<string, unknown>, string][] = [
         [{ authorized_keys: [KEYS.rsa, 'ssh-rsa not-base64!'] }, 'authorized_keys[1]'],
+        // One key an entry: a line break would write a second line (a second key) into authorized_keys.
+        [{ authorized_keys: [`${KEYS.rsa}\n${KEYS.ed25519}`] }, 'authorized_keys[0]'],
         [{ authorized_users: ['admin', 'nobody-here'] }, 'authorized_users[1]'],
         [{ authorized_users: [keyless.username] }, 'authorized_users[0]'],
         [{ authorized_users: [stranger.username] }, 'authorized_users[0]'],
@@ -278,7 +280,8 @@ for (const dialect of DIALECTS) {
         assert.equal(res.status, 400, JSON.stringify(overrides));
         assert.equal(res.body.errors[0].field, field, JSON.stringify(res.body));
       }
-      await createNode(app, { authorized_keys: [KEYS.rsa, KEYS.ecdsa], authorized_users: ['admin'] });
+      assert.equal((await app.request('GET', '/v4/node/instances')).body.results, 0, 'nothing made');
+      await createNode(app, { authorized_keys: [KEYS.rsa, `${KEYS.ecdsa}\n`], authorized_users: ['admin'] });
     });
 
     test('the answer to a create is the node as a read then shows it: tags, addresses, backups, a default label', async (t) => {

@@ -5,7 +5,7 @@ import { ApiError, type ErrorItem, fail } from '../../errors.ts';
 import type { AccountScope } from '../account/principal.ts';
 import { getUserPublicKeys } from '../account/user.service.ts';
 import { type DeployableImage, findDeployableImage } from '../images/image-deploy.ts';
-import { sshKeyProblem } from '../profile/ssh-public-key.ts';
+import { normalizeSshKey, sshKeyProblem } from '../profile/ssh-public-key.ts';
 import { checkStackScriptDeploy, recordStackScriptDeployment } from '../stackscripts/stackscript-deploy.ts';
 import { guestPasswordHash, hashRootPass } from './root-pass.ts';
 
@@ -43,11 +43,12 @@ export interface Deployment {
  */
 async function checkAccessKeys(ctx: Context, accountId: number, fields: DeployFields): Promise<string[]> {
   const problems: ErrorItem[] = [];
-  const keys = [...(fields.authorized_keys ?? [])];
-  keys.forEach((key, i) => {
+  const given = fields.authorized_keys ?? [];
+  given.forEach((key, i) => {
     const problem = sshKeyProblem(key);
     if (problem) problems.push({ field: `authorized_keys[${i}]`, reason: problem });
   });
+  const keys = given.map(normalizeSshKey);
   for (const [i, username] of (fields.authorized_users ?? []).entries()) {
     try {
       const userKeys = await getUserPublicKeys(ctx, accountId, username);

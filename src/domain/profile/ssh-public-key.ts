@@ -29,6 +29,10 @@ function wireFields(blob: Buffer): Buffer[] | null {
 /** Why `text` is not an OpenSSH public key (`<type> <base64> [comment]`), or null when it is one. */
 export function sshKeyProblem(text: string): string | null {
   if (text.length > MAX_KEY_LENGTH) return `Must be at most ${MAX_KEY_LENGTH} characters`;
+  // A key is one line of authorized_keys: a line break inside would add lines of its own there.
+  if (/[^\P{Cc}\t]/u.test(text.trim())) {
+    return 'Must be one line: a single key, without line breaks or control characters';
+  }
   const [type, body] = text.trim().split(/\s+/);
   const expected = type === undefined ? undefined : KEY_FIELDS[type];
   if (!type || expected === undefined) {
