@@ -39,8 +39,6 @@ const FILTER: FilterSpec = {
       custom(op, value) {
         const ofType = (condition: ReturnType<typeof sql<SqlBool>>) =>
           sql<SqlBool>`nodes.region in (select r.id from regions r where ${condition})`;
-        if (op === 'eq') return ofType(sql<SqlBool>`r.site_type = ${value}`);
-        if (op === 'neq') return ofType(sql<SqlBool>`r.site_type <> ${value}`);
         if (op === 'contains') return ofType(sql<SqlBool>`r.site_type like ${`%${escapeLike(String(value))}%`} escape '\\'`);
         return ofType(sql<SqlBool>`r.site_type ${sql.raw(SQL_OPS[op])} ${value}`);
       },
