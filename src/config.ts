@@ -75,6 +75,10 @@ export const ConfigSchema = Type.Object({
   nodeNetns: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
   /** Memory (MB) the host gives running nodes altogether; a boot past it is refused. */
   computeMemoryMb: Type.Integer({ minimum: 64 }),
+  /** How many times the host's storage for disks their sizes may add up to (sparse disks take what they have written). */
+  diskOvercommit: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+  /** MB a machine's console log grows to before it is rotated (one previous log is kept). */
+  consoleLogMb: Type.Integer({ minimum: 1, maximum: 1024 }),
   /** Guest TCP ports forwarded to 127.0.0.1 in user networking, besides 22. */
   nodePorts: Type.Array(Type.Integer({ minimum: 1, maximum: 65535 })),
   /** Whether `serve` runs the job worker in the same process. */
@@ -90,6 +94,10 @@ export const ConfigSchema = Type.Object({
   corsOrigins: Type.Union([Type.Literal('*'), Type.Array(Type.String({ pattern: '^https?://[^/]+$' }))]),
   /** The largest image upload accepted, compressed; enforced while the data streams in. */
   imageUploadMaxBytes: Type.Integer({ minimum: 1 }),
+  /** The most an uploaded image may decompress to; refused while the data streams, and a deploy stops there. */
+  imageUnpackedMaxBytes: Type.Integer({ minimum: 1 }),
+  /** The most times its compressed size an uploaded image may decompress to, past its first GiB. */
+  imageUnpackedMaxRatio: Type.Number({ minimum: 1 }),
   /** How long an automatic image (kept from a deleted node's disk) lives before a job removes it. */
   automaticImageRetentionDays: Type.Integer({ minimum: 1 }),
   /** Turns the admin API (`/admin/...`) on; its callers send it as a bearer token. */
@@ -142,6 +150,8 @@ export interface Config {
   readonly nodeNetwork: 'user' | 'bridge';
   readonly nodeNetns: string;
   readonly computeMemoryMb: number;
+  readonly diskOvercommit: number;
+  readonly consoleLogMb: number;
   readonly nodePorts: readonly number[];
   readonly inProcessWorker: boolean;
   readonly workerPollMs: number;
@@ -150,6 +160,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly corsOrigins: '*' | readonly string[];
   readonly imageUploadMaxBytes: number;
+  readonly imageUnpackedMaxBytes: number;
+  readonly imageUnpackedMaxRatio: number;
   readonly automaticImageRetentionDays: number;
   readonly adminToken?: string;
   readonly secretKeys?: readonly string[];
@@ -200,6 +212,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   nodeNetwork: 'CUMULO_NODE_NETWORK',
   nodeNetns: 'CUMULO_NODE_NETNS',
   computeMemoryMb: 'CUMULO_COMPUTE_MEMORY',
+  diskOvercommit: 'CUMULO_DISK_OVERCOMMIT',
+  consoleLogMb: 'CUMULO_CONSOLE_LOG_MB',
   nodePorts: 'CUMULO_NODE_PORTS',
   inProcessWorker: 'CUMULO_WORKER',
   workerPollMs: 'CUMULO_WORKER_POLL_MS',
@@ -208,6 +222,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   bodyLimitBytes: 'CUMULO_BODY_LIMIT',
   corsOrigins: 'CUMULO_CORS_ORIGINS',
   imageUploadMaxBytes: 'CUMULO_IMAGE_UPLOAD_MAX_BYTES',
+  imageUnpackedMaxBytes: 'CUMULO_IMAGE_UNPACKED_MAX_BYTES',
+  imageUnpackedMaxRatio: 'CUMULO_IMAGE_UNPACKED_MAX_RATIO',
   automaticImageRetentionDays: 'CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS',
   adminToken: 'CUMULO_ADMIN_TOKEN',
   secretKeys: 'CUMULO_SECRET_KEY',
@@ -320,6 +336,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     nodeNetns: env.CUMULO_NODE_NETNS || 'cumulo',
     // Half the host's memory: the rest stays for the host and the server.
     computeMemoryMb: numberOr(env.CUMULO_COMPUTE_MEMORY, Math.floor(os.totalmem() / 2 / 1024 ** 2)),
+    diskOvercommit: numberOr(env.CUMULO_DISK_OVERCOMMIT, 1),
+    consoleLogMb: numberOr(env.CUMULO_CONSOLE_LOG_MB, 4),
     nodePorts: (commaList(env.CUMULO_NODE_PORTS) ?? []).map(Number),
     inProcessWorker: env.CUMULO_WORKER !== 'off',
     workerPollMs: numberOr(env.CUMULO_WORKER_POLL_MS, 250),
@@ -328,6 +346,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes: numberOr(env.CUMULO_BODY_LIMIT, 1024 * 1024),
     corsOrigins: corsOrigins(env.CUMULO_CORS_ORIGINS),
     imageUploadMaxBytes: numberOr(env.CUMULO_IMAGE_UPLOAD_MAX_BYTES, 5 * 1024 ** 3),
+    imageUnpackedMaxBytes: numberOr(env.CUMULO_IMAGE_UNPACKED_MAX_BYTES, 16 * 1024 ** 3),
+    imageUnpackedMaxRatio: numberOr(env.CUMULO_IMAGE_UNPACKED_MAX_RATIO, 100),
     automaticImageRetentionDays: numberOr(env.CUMULO_AUTOMATIC_IMAGE_RETENTION_DAYS, 7),
     adminToken: env.CUMULO_ADMIN_TOKEN || undefined,
     secretKeys: commaList(env.CUMULO_SECRET_KEY),

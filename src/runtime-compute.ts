@@ -22,7 +22,13 @@ export function computeDriverFor(config: Config, log: Logger, db: Db): QemuDrive
   if (config.compute !== 'qemu') return null;
   const dir = path.join(config.dataDir, COMPUTE_DIR);
   makePrivateDir(dir);
-  return new QemuDriver({ dir, network: networkBackendFor(config, log), memoryMb: config.computeMemoryMb, log });
+  return new QemuDriver({
+    dir,
+    network: networkBackendFor(config, log),
+    memoryMb: config.computeMemoryMb,
+    log,
+    consoleLogBytes: config.consoleLogMb * 1024 * 1024,
+  });
 }
 
 /**

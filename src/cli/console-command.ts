@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { ownBaseUrls } from '../http/public-url.ts';
 import type { Command } from './main.ts';
+import { TerminalFilter } from './terminal-filter.ts';
 import { text, type Values, wholeNumber } from './tool.ts';
 
 /** Where the command finds its personal access token (or OAuth access token): never on the command line. */
@@ -38,13 +39,18 @@ async function consoleTicketUrl(server: string, nodeId: number, token: string): 
   return (body as { url: string }).url;
 }
 
+/** Resets colours and attributes the guest left set, so that they do not run on into the shell. */
+const RESET_ATTRIBUTES = '\x1b[0m';
+
 /**
  * Joins this terminal to the console: raw mode when stdin is a terminal, so that every key (Ctrl-C
  * included) goes to the node; Ctrl-] detaches. The end of stdin does not: output goes on until the
- * console closes. Resolves with the exit code.
+ * console closes. What the guest prints goes through a TerminalFilter unless `raw`: a guest must
+ * not set the user's window title or clipboard. Resolves with the exit code.
  */
-function attach(url: string, nodeId: number): Promise<number> {
+function attach(url: string, nodeId: number, raw: boolean): Promise<number> {
   const { stdin, stdout, stderr } = process;
+  const filter = raw ? null : new TerminalFilter();
   return new Promise((resolve) => {
     const socket = new WebSocket(url, ['cumulo-console']);
     socket.binaryType = 'arraybuffer';
@@ -65,7 +71,8 @@ function attach(url: string, nodeId: number): Promise<number> {
       stdin.resume();
     };
     socket.onmessage = (event: MessageEvent) => {
-      stdout.write(typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer));
+      const output = typeof event.data === 'string' ? Buffer.from(event.data) : Buffer.from(event.data as ArrayBuffer);
+      stdout.write(filter ? filter.write(output) : output);
     };
     socket.onclose = (event: CloseEvent) => {
       stdin.off('data', type);
@@ -75,6 +82,7 @@ function attach(url: string, nodeId: number): Promise<number> {
         stderr.write('cumulo: the server refused the console connection\n');
         return resolve(1);
       }
+      if (filter && stdout.isTTY) stdout.write(RESET_ATTRIBUTES);
       stderr.write(detached ? '\nDetached.\n' : `\nConsole closed${event.reason ? `: ${event.reason}` : ''}.\n`);
       resolve(detached || event.code === 1000 ? 0 : 1);
     };
@@ -83,9 +91,14 @@ function attach(url: string, nodeId: number): Promise<number> {
 
 export const nodeConsole: Command = {
   summary: "attach this terminal to a node's serial console (Ctrl-] detaches)",
-  usage: 'console <node-id> [--url <server>]',
+  usage: 'console <node-id> [--url <server>] [--raw]',
   options: {
     url: { type: 'string', description: 'the server (default: CUMULO_PUBLIC_URL, else http://HOST:PORT)' },
+    raw: {
+      type: 'boolean',
+      description:
+        'pass everything the guest prints to this terminal; without it, control sequences other than colours, cursor movement and erasing are dropped (window titles, clipboard writes, ...)',
+    },
   },
   positionals: ['node'],
   async run(values) {
@@ -95,6 +108,6 @@ export const nodeConsole: Command = {
       process.stderr.write(`cumulo: set ${TOKEN_VARIABLE} to a token with nodes:read_write\n`);
       return 2;
     }
-    return attach(await consoleTicketUrl(serverUrl(values), nodeId, token), nodeId);
+    return attach(await consoleTicketUrl(serverUrl(values), nodeId, token), nodeId, values.raw === true);
   },
 };

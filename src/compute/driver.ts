@@ -23,6 +23,8 @@ export interface ImageFiles {
   disk: string;
   /** `gzip` for uploaded images, which are stored as sent. */
   format: 'raw' | 'gzip';
+  /** gzip: the most its data may unpack to (a deploy stops there, as it does at the disk's size). */
+  maxUnpackedBytes?: number;
   /** Built images boot with their own kernel and initrd; an image without them boots from its disk's bootloader. */
   kernel?: string;
   initrd?: string;
@@ -151,8 +153,11 @@ export interface ComputeDriver {
   /** Lets go of the machines without stopping them (they outlive the process). */
   close(): Promise<void>;
 
-  /** Whether a disk of this size fits on the host's storage now. */
-  diskFits(sizeMb: number): Promise<boolean>;
+  /**
+   * The storage (MB) the host's disks may take altogether: what their sizes may add up to before
+   * the operator's over-commit ratio (a sparse disk may grow to its size).
+   */
+  diskCapacityMb(): Promise<number>;
   /** A blank disk; done again with the same key, it leaves the disk as it is. */
   prepareDisk(spec: DiskSpec): Promise<void>;
   /** The image onto the disk, grown to its size, then the settings. Done again, it starts over. */

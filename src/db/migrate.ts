@@ -31,6 +31,7 @@ import * as eventRecords from './migrations/0029-event-records.ts';
 import * as firewallRulesVersion from './migrations/0030-firewall-rules-version.ts';
 import * as userSignIns from './migrations/0031-user-sign-ins.ts';
 import * as privateImagesFirst from './migrations/0032-private-images-first.ts';
+import * as computeHostDiskCapacity from './migrations/0033-compute-host-disk-capacity.ts';
 import type { MigrationDb } from './migrations/schema-helpers.ts';
 
 interface Step {
@@ -70,6 +71,7 @@ const STEPS: Record<string, Step> = {
   '0030-firewall-rules-version': firewallRulesVersion,
   '0031-user-sign-ins': userSignIns,
   '0032-private-images-first': privateImagesFirst,
+  '0033-compute-host-disk-capacity': computeHostDiskCapacity,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { DeploySettings } from '../../src/compute/driver.ts';
+import { diskCapacityMb } from '../../src/compute/qemu/disk-capacity.ts';
 import { DiskStore, isExtFilesystem } from '../../src/compute/qemu/disk-store.ts';
 import { readExt4File, statExt4File } from '../../src/compute/qemu/ext4-settings.ts';
 import { tempDir } from '../helpers/app.ts';
@@ -85,7 +86,6 @@ test(
     fs.writeFileSync(file('d-raw'), 'kept');
     await store.prepare({ key: 'd-raw', sizeMb: 64, filesystem: 'raw' });
     assert.equal(fs.readFileSync(file('d-raw'), 'utf8'), 'kept');
-    assert.equal(await store.fits(1), true);
     await store.delete('d-raw');
     await store.delete('d-raw');
     assert.equal(fs.existsSync(path.join(dir, 'disks', 'd-raw')), false);
@@ -200,7 +200,7 @@ test('a raw disk gets the image data as it is, grown to its size, even an ext fi
   assert.equal(await readExt4File(file, '/etc/hostname'), undefined);
 });
 
-test('the room for disks is asked of the storage their files go on: a volume mounted for the disks alone', {
+test('the room for disks is asked of the storage their files go on (a volume mounted for the disks alone), written or not', {
   skip: process.getuid?.() === 0 ? false : 'mounting a tmpfs needs root',
 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-fits-'));
@@ -211,7 +211,28 @@ test('the room for disks is asked of the storage their files go on: a volume mou
     await exec('umount', ['-l', disks]);
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const store = new DiskStore(path.join(dir, 'compute'), capturedLog().logger);
-  assert.equal(await store.fits(8), true);
-  assert.equal(await store.fits(32), false, 'the data dir has room, the disks volume has not');
+  const compute = path.join(dir, 'compute');
+  assert.equal(await diskCapacityMb(compute), 16, 'the disks volume, not the data dir');
+  // What the disks have written is still theirs: free space and their files together.
+  fs.mkdirSync(path.join(disks, 'disk-1'));
+  fs.writeFileSync(path.join(disks, 'disk-1', 'disk.img'), Buffer.alloc(4 * MIB, 1));
+  fs.truncateSync(path.join(disks, 'disk-1', 'disk.img'), 64 * MIB);
+  assert.equal(await diskCapacityMb(compute), 16);
+});
+
+test('a gzip image stops unpacking at its ceiling or the disk size, whichever is less, and the disk is left as it was', async (t) => {
+  const dir = tempDir(t);
+  // 64 MiB of zeros in about 64 KB.
+  const gz = path.join(dir, 'bomb.img.gz');
+  fs.writeFileSync(gz, gzipSync(Buffer.alloc(64 * MIB)));
+  const store = new DiskStore(dir, capturedLog().logger);
+  const raw = { key: 'disk-6', sizeMb: 128, filesystem: 'raw' } as const;
+  await assert.rejects(
+    store.deploy(raw, { disk: gz, format: 'gzip', maxUnpackedBytes: 16 * MIB }, SETTINGS),
+    /unpacks to more than 16777216 bytes/,
+  );
+  await assert.rejects(store.deploy({ ...raw, sizeMb: 8 }, { disk: gz, format: 'gzip' }, SETTINGS), /more than 8388608 bytes/);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'disks', 'disk-6')), [], 'nothing is left of either');
+  await store.deploy(raw, { disk: gz, format: 'gzip', maxUnpackedBytes: 64 * MIB }, SETTINGS);
+  assert.equal(fs.statSync(path.join(dir, 'disks', 'disk-6', 'disk.img')).size, 128 * MIB, 'at its ceiling it deploys');
 });

@@ -49,12 +49,19 @@ for (const dialect of DIALECTS) {
       assert.match(second.body.errors[0].reason, /needs 1024 MB and 512 MB of the host's 1536 MB for nodes is free/);
       assert.equal(await nodeCount(app), 1);
 
-      const huge = await app.request('POST', '/v4/node/instances', {
-        body: { ...nanode('huge', 'node/busybox'), type: 'g6-dedicated-64' },
+      // An empty node of the largest plan (no disk, not booted: no memory either), then a disk of all its storage.
+      const empty = await app.request('POST', '/v4/node/instances', {
+        body: { type: 'g6-dedicated-64', region: 'us-east', label: 'empty' },
       });
-      assert.equal(huge.status, 400);
+      assert.equal(empty.status, 200, JSON.stringify(empty.body));
+      const huge = await app.request('POST', `/v4/node/instances/${empty.body.id}/disks`, {
+        body: { label: 'huge', size: 7_372_800, filesystem: 'ext4' },
+      });
+      assert.equal(huge.status, 400, JSON.stringify(huge.body));
+      assert.equal(huge.body.errors[0].field, 'size', JSON.stringify(huge.body));
       assert.match(huge.body.errors[0].reason, /Not enough free storage on the host for 7372800 MB/);
-      assert.equal(await nodeCount(app), 1);
+      const disks = await app.request('GET', `/v4/node/instances/${empty.body.id}/disks`);
+      assert.deepEqual(disks.body.data, [], 'the disk is not made');
     });
   });
 }

@@ -106,7 +106,7 @@ export class ProcessMachines implements ComputeDriver {
   #unsupported(what: string): never {
     throw new Error(`${this.name} runs consoles only, not ${what}`);
   }
-  diskFits(): Promise<boolean> {
+  diskCapacityMb(): Promise<number> {
     return this.#unsupported('disks');
   }
   prepareDisk(): Promise<void> {

@@ -5,10 +5,10 @@ import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { FsBlobStore } from '../../src/blob/fs-blob-store.ts';
-import { UploadCheck } from '../../src/domain/images/upload-check.ts';
+import { RATIO_CHECKED_FROM_BYTES, UploadCheck, type UploadLimits } from '../../src/domain/images/upload-check.ts';
 import { ApiError } from '../../src/errors.ts';
 import { tempDir } from '../helpers/app.ts';
-import { noise } from './helpers.ts';
+import { MIB, noise, zerosGzip } from './helpers.ts';
 
 function files(root: string): string[] {
   if (!fs.existsSync(root)) return [];
@@ -110,8 +110,8 @@ describe('filesystem blob store', () => {
 });
 
 describe('upload check', () => {
-  async function run(input: Buffer[], max = 1024 * 1024) {
-    const check = new UploadCheck(max);
+  async function run(input: Iterable<Buffer>, max = 1024 * 1024, limits: Partial<UploadLimits> = {}) {
+    const check = new UploadCheck({ maxBytes: max, maxUnpackedBytes: 16 * 1024 * MIB, maxRatio: 100, ...limits });
     const out: Buffer[] = [];
     Readable.from(input).pipe(check);
     for await (const chunk of check) out.push(chunk as Buffer);
@@ -141,5 +141,41 @@ describe('upload check', () => {
     for (const [input, status, max] of cases) {
       await assert.rejects(run(input, max), (err) => err instanceof ApiError && err.status === status);
     }
+  });
+
+  test('refuses data that unpacks past the ceiling (400), as soon as it does', async () => {
+    const gz = gzipSync(noise(2 * MIB));
+    assert.equal((await run([gz], 4 * MIB, { maxUnpackedBytes: 2 * MIB })).uncompressed, 2 * MIB, 'at the ceiling is fine');
+    await assert.rejects(
+      run([gz], 4 * MIB, { maxUnpackedBytes: 2 * MIB - 1 }),
+      (err) =>
+        err instanceof ApiError && err.status === 400 && /unpacks to more than the 2097151 bytes allowed/.test(err.message),
+    );
+    // 200 MB of zeros in a few hundred KB: refused at the ceiling, not once it has all been unpacked.
+    let sent = 0;
+    const bomb = function* () {
+      for (const member of zerosGzip(200)) {
+        sent += member.length;
+        yield member;
+      }
+    };
+    await assert.rejects(
+      run(bomb(), 4 * MIB, { maxUnpackedBytes: 16 * MIB }),
+      (err) => err instanceof ApiError && err.status === 400,
+    );
+    assert.ok(sent < zerosGzip(200).reduce((n, m) => n + m.length, 0), 'the rest of the data was not read');
+  });
+
+  test('refuses data that unpacks to more than the ratio allows once past its first GiB; a small image of zeros passes', async () => {
+    const small = await run(zerosGzip(64), 4 * MIB, { maxRatio: 2 });
+    assert.equal(small.uncompressed, 64 * MIB, 'below the GiB the ratio is not checked');
+    // 1.25 GiB of zeros (about 1000:1) against 100:1.
+    assert.ok(1280 * MIB > RATIO_CHECKED_FROM_BYTES);
+    const members = zerosGzip(1280);
+    await assert.rejects(
+      run(members, 64 * MIB),
+      (err) =>
+        err instanceof ApiError && err.status === 400 && /unpacks to more than 100 times its compressed size/.test(err.message),
+    );
   });
 });

@@ -13,6 +13,20 @@ export { settle } from '../nodes/helpers.ts';
 
 export const MIB = 1024 * 1024;
 
+/** gzip members of zeros by their size in MiB, made once per process. */
+const zeroMembers = new Map<number, Buffer>();
+
+/** `mib` MiB of zeros as gzip members of at most 64 MiB each: gunzip takes them end to end as one stream. */
+export function zerosGzip(mib: number): Buffer[] {
+  const members: Buffer[] = [];
+  for (let left = mib; left > 0; left -= 64) {
+    const size = Math.min(64, left);
+    if (!zeroMembers.has(size)) zeroMembers.set(size, gzipSync(Buffer.alloc(size * MIB)));
+    members.push(zeroMembers.get(size) as Buffer);
+  }
+  return members;
+}
+
 /** A running node of the caller (through the nodes API) and its main disk, the one made from the image. */
 export async function nodeWithDisk(app: TestApp, overrides: Record<string, unknown> = {}, token?: string) {
   const node = await runningNode(app, overrides, token);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { imageFiles, unbuiltImageReason } from '../../src/domain/images/image-files.ts';
+import { capturedImageKey, imageFiles, unbuiltImageReason } from '../../src/domain/images/image-files.ts';
 import { publicImageFiles, storePublicImage } from '../../src/domain/images/public-image-data.ts';
 import { insertPrivateImage } from '../catalog/helpers.ts';
 import { admin } from '../helpers/accounts.ts';
@@ -55,8 +55,18 @@ for (const dialect of DIALECTS) {
       assert.equal(privateFiles.format, 'gzip');
       assert.equal(fs.readFileSync(privateFiles.disk, 'utf8'), 'gzipped disk');
       assert.equal(privateFiles.kernel, undefined);
-      const captured = await insertPrivateImage(app, me.accountId);
+      // A deploy unpacks no more than the image was measured at (2048 MB) ...
+      assert.equal(privateFiles.maxUnpackedBytes, 2048 * 1024 * 1024);
+      // ... nor, for an upload, than uploads may unpack to (16 GiB); a capture may be larger.
+      const large = await insertPrivateImage(app, me.accountId, { blob_key: 'images/1/10.img.gz', size: 40_000 });
+      await ctx.blobs.put('images/1/10.img.gz', Readable.from([Buffer.from('gzipped disk')]));
+      assert.equal((await imageFiles(ctx, large.id)).maxUnpackedBytes, 16 * 1024 ** 3);
+      const captured = await insertPrivateImage(app, me.accountId, { size: 40_000 });
       await assert.rejects(imageFiles(ctx, captured.id), /has no data on this server/);
+      const capturedKey = capturedImageKey(me.accountId, captured.num);
+      await ctx.blobs.put(capturedKey, Readable.from([Buffer.from('gzipped disk')]));
+      await app.runtime.ctx.db.updateTable('images').set({ blob_key: capturedKey }).where('num', '=', captured.num).execute();
+      assert.equal((await imageFiles(ctx, captured.id)).maxUnpackedBytes, 40_000 * 1024 * 1024);
       await assert.rejects(imageFiles(ctx, 'private/999999'), /has no data on this server/);
     });
   });

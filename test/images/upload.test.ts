@@ -9,7 +9,19 @@ import { admin, newAccount } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.ts';
 import { runDueJobs } from '../helpers/jobs.ts';
 import { manualClock } from '../nodes/helpers.ts';
-import { blobFiles, eventsOf, eventuallyNoBlobs, listen, MIB, noise, rawPut, settle, smallGzip, uploadPath } from './helpers.ts';
+import {
+  blobFiles,
+  eventsOf,
+  eventuallyNoBlobs,
+  listen,
+  MIB,
+  noise,
+  rawPut,
+  settle,
+  smallGzip,
+  uploadPath,
+  zerosGzip,
+} from './helpers.ts';
 
 const OCTETS = { 'content-type': 'application/octet-stream' };
 
@@ -202,6 +214,32 @@ for (const dialect of DIALECTS) {
       assert.equal(declared.status, 413);
       assert.deepEqual(await eventuallyNoBlobs(app), []);
       assert.equal((await app.request('GET', `/v4/images/${image.id}`)).body.status, 'pending_upload');
+    });
+
+    test('data that unpacks past CUMULO_IMAGE_UNPACKED_MAX_BYTES is a 400 while it streams, keeps no blob and leaves the image unusable', async (t) => {
+      const app = await buildTestApp(t, { dialect, config: { imageUnpackedMaxBytes: 32 * MIB } });
+      const base = await listen(app);
+      const { image, upload_to } = await startUpload(app);
+      const url = `${base}${uploadPath(upload_to)}`;
+      // 200 MB of zeros, about 200 KB gzipped.
+      const bomb = await fetchPut(url, Readable.from(zerosGzip(200)));
+      assert.equal(bomb.status, 400);
+      assert.deepEqual(Object.keys(bomb.body), ['errors']);
+      assert.match(bomb.body.errors[0].reason, /too large once decompressed: it unpacks to more than the 32 MB allowed/);
+      assert.deepEqual(await eventuallyNoBlobs(app), []);
+      await settle(app);
+      const view = await app.request('GET', `/v4/images/${image.id}`);
+      assert.equal(view.body.status, 'pending_upload');
+      assert.equal(view.body.size, 0);
+      const deploy = await app.request('POST', '/v4/node/instances', {
+        body: { type: 'g6-nanode-1', region: 'us-east', image: image.id, root_pass: 'correct-Horse-battery-9' },
+      });
+      assert.equal(deploy.status, 400, 'an image without its data is not deployed');
+      // Within the ceiling, the same URL takes an upload.
+      const good = await fetchPut(url, Readable.from(zerosGzip(16)));
+      assert.equal(good.status, 200, JSON.stringify(good.body));
+      await settle(app);
+      assert.equal((await app.request('GET', `/v4/images/${image.id}`)).body.size, 16);
     });
 
     test('a client that goes away mid-upload leaves no blob', async (t) => {

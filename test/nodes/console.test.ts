@@ -275,6 +275,29 @@ describe('node console over a WebSocket', () => {
     assert.match(anonymous.stderr, /set CUMULO_TOKEN/);
   });
 
+  test('npx cumulo console drops what would take over the terminal (a title, a clipboard write) and keeps colours; --raw passes all', async (t) => {
+    const { app, machines, base } = await consoleApp(t, 'sqlite');
+    const printed = '\x1b]0;owned\x07\x1b[31mred\x1b[0m \x1b]52;c;cm0gLXJmIH4=\x1b\\\x1b[2Aup\n';
+    const run = async (args: string[]) => {
+      const node = await createEmptyNode(app);
+      // The guest prints, then ends once a line is typed (which closes its console).
+      machines.run(machineOf(node.id), ['sh', '-c', 'printf "$0"; read line', printed]);
+      const child = spawn(process.execPath, [BIN, 'console', String(node.id), '--url', base, ...args], {
+        env: { ...process.env, CUMULO_TOKEN: ADMIN_TOKEN },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c;
+      });
+      child.stdin.end('done\n');
+      assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0);
+      return stdout;
+    };
+    assert.equal(await run([]), '\x1b[31mred\x1b[0m \x1b[2Aup\n');
+    assert.equal(await run(['--raw']), printed);
+  });
+
   test('npx cumulo console detaches on Ctrl-], leaving the machine running', async (t) => {
     const { app, machines, base } = await consoleApp(t, 'sqlite');
     const node = await createEmptyNode(app);

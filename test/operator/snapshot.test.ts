@@ -98,6 +98,7 @@ for (const dialect of DIALECTS) {
           '0030-firewall-rules-version',
           '0031-user-sign-ins',
           '0032-private-images-first',
+          '0033-compute-host-disk-capacity',
         ],
         blobs: 'by-key',
       });

@@ -6,7 +6,7 @@ import { type HostReport, hostIsLive, listHosts } from './host-registry.ts';
 
 /**
  * The compute driver of an API server or worker whose machines run on agents (CUMULO_COMPUTE=agents):
- * it answers what a request asks (a machine's state and ports, whether a disk fits) from the agents'
+ * it answers what a request asks (a machine's state and ports, the room for disks) from the agents'
  * last reports, read again every `refreshMs`. What changes a machine or a disk is the work of a job
  * that carries its node's host, which only that host's agent claims: here it is an error.
  */
@@ -58,8 +58,9 @@ export class AgentsDriver implements ComputeDriver {
     return this.#live().find((h) => key in h.machines);
   }
 
-  async diskFits(sizeMb: number): Promise<boolean> {
-    return this.#live().some((h) => h.diskFreeMb >= sizeMb);
+  /** The most any live host holds (a node's disks go on one host; placement counts each host's own). */
+  async diskCapacityMb(): Promise<number> {
+    return Math.max(0, ...this.#live().map((h) => h.diskCapacityMb ?? h.diskFreeMb));
   }
 
   memoryFreeMb(): number {

@@ -10,6 +10,8 @@ export interface ComputeHostTable {
   memory_free_mb: number;
   /** Free space of the filesystem its disks live on, when it reported. */
   disk_free_mb: number;
+  /** What that filesystem holds for disks: its free space plus what the disk files take; null from agents that did not report it. */
+  disk_capacity_mb: number | null;
   /** JSON object: each running machine's key with its forwarded ports. */
   machines: string;
   /** Wall-clock ms the agent process started (a restart changes it). */

@@ -65,6 +65,7 @@ export class HostHeartbeat {
       memoryTotalMb: o.memoryTotalMb,
       memoryFreeMb: o.driver.memoryFreeMb(),
       diskFreeMb: Math.floor((disk.bavail * disk.bsize) / MIB),
+      diskCapacityMb: await o.driver.diskCapacityMb(),
       machines: await this.#machines(),
       startedAt: this.#startedAt,
       heartbeatAt: Date.now(),

@@ -11,6 +11,8 @@ export interface HostReport {
   memoryTotalMb: number;
   memoryFreeMb: number;
   diskFreeMb: number;
+  /** What its storage holds for disks (free space and what its disk files take); null from an agent that does not say. */
+  diskCapacityMb: number | null;
   /** Its running machines, each with its forwarded ports (none in bridge mode). */
   machines: Readonly<Record<string, readonly ForwardedPort[]>>;
   /** Wall-clock ms. */
@@ -27,6 +29,7 @@ export async function reportHost(db: Kysely<Database>, report: HostReport): Prom
     memory_total_mb: report.memoryTotalMb,
     memory_free_mb: report.memoryFreeMb,
     disk_free_mb: report.diskFreeMb,
+    disk_capacity_mb: report.diskCapacityMb,
     machines: JSON.stringify(report.machines),
     started_at: report.startedAt,
     heartbeat_at: report.heartbeatAt,
@@ -46,6 +49,7 @@ function reportOf(row: ComputeHostTable): HostReport {
     memoryTotalMb: Number(row.memory_total_mb),
     memoryFreeMb: Number(row.memory_free_mb),
     diskFreeMb: Number(row.disk_free_mb),
+    diskCapacityMb: row.disk_capacity_mb === null ? null : Number(row.disk_capacity_mb),
     machines: JSON.parse(row.machines) as Record<string, ForwardedPort[]>,
     startedAt: Number(row.started_at),
     heartbeatAt: Number(row.heartbeat_at),
@@ -78,6 +82,10 @@ export interface PlacementNeed {
   diskMb: number;
   /** Memory the nodes placed on each host take (by the database, so placements not yet booted count). */
   usedMb: ReadonlyMap<string, number>;
+  /** The sizes of the disks of the nodes placed on each host, written or not. */
+  diskPromisedMb: ReadonlyMap<string, number>;
+  /** How many times its storage a host's disks' sizes may add up to (CUMULO_DISK_OVERCOMMIT). */
+  diskOvercommit: number;
   nowMs: number;
   offlineMs: number;
 }
@@ -85,6 +93,15 @@ export interface PlacementNeed {
 /** Memory a host has left for one more machine: the less of its last report and what its placed nodes leave. */
 export function hostMemoryLeftMb(host: HostReport, usedMb: ReadonlyMap<string, number>): number {
   return Math.min(host.memoryFreeMb, host.memoryTotalMb - (usedMb.get(host.name) ?? 0));
+}
+
+/**
+ * Disk (MB) a host has left for more disks: its storage times the over-commit ratio, less the sizes
+ * of the disks placed on it. A report without its storage's size has only its free space to go by.
+ */
+export function hostDiskLeftMb(host: HostReport, promisedMb: ReadonlyMap<string, number>, overcommit: number): number {
+  if (host.diskCapacityMb === null) return host.diskFreeMb;
+  return Math.floor(host.diskCapacityMb * overcommit) - (promisedMb.get(host.name) ?? 0);
 }
 
 /**
@@ -96,6 +113,7 @@ export function chooseHost(
   need: PlacementNeed,
 ): { host: HostReport } | { reason: string; lacking: 'region' | 'room' } {
   const live = hosts.filter((h) => hostIsLive(h, need.nowMs, need.offlineMs));
+  const diskLeft = (h: HostReport) => hostDiskLeftMb(h, need.diskPromisedMb, need.diskOvercommit);
   const serving = live.filter((h) => hostServes(h, need.region));
   if (serving.length === 0) {
     return {
@@ -104,12 +122,12 @@ export function chooseHost(
     };
   }
   const fitting = serving
-    .filter((h) => hostMemoryLeftMb(h, need.usedMb) >= need.memoryMb && h.diskFreeMb >= need.diskMb)
+    .filter((h) => hostMemoryLeftMb(h, need.usedMb) >= need.memoryMb && diskLeft(h) >= need.diskMb)
     .sort((a, b) => hostMemoryLeftMb(b, need.usedMb) - hostMemoryLeftMb(a, need.usedMb) || a.name.localeCompare(b.name));
   const best = fitting[0];
   if (best) return { host: best };
   const memory = Math.max(0, ...serving.map((h) => hostMemoryLeftMb(h, need.usedMb)));
-  const disk = Math.max(0, ...serving.map((h) => h.diskFreeMb));
+  const disk = Math.max(0, ...serving.map(diskLeft));
   return {
     reason: `No compute host in region ${need.region} has room for this node: it needs ${need.memoryMb} MB of memory and ${need.diskMb} MB of disk; the most a host has free is ${memory} MB of memory and ${disk} MB of disk`,
     lacking: 'room',

@@ -28,7 +28,7 @@ export function machinesDir(dir: string): string {
   return path.join(dir, 'machines');
 }
 
-/** A machine's folder: what QEMU and the driver keep of it while it runs (the console log stays after). */
+/** A machine's folder: what QEMU and the driver keep of it while it runs (the console logs stay after). */
 export function machineFiles(dir: string, key: string) {
   const folder = path.join(machinesDir(dir), checkedKey(key));
   return {
@@ -37,6 +37,10 @@ export function machineFiles(dir: string, key: string) {
     qmp: path.join(folder, 'qmp.sock'),
     serial: path.join(folder, 'serial.sock'),
     consoleLog: path.join(folder, 'console.log'),
+    /** What the console log held before it was last rotated (console-log.ts). */
+    previousConsoleLog: path.join(folder, 'console.log.1'),
+    /** Written once the guest is seen up in this run, so a machine adopted later knows it whatever its logs still hold. */
+    guestUp: path.join(folder, 'guest-up'),
     spec: path.join(folder, 'spec.json'),
     network: path.join(folder, 'network.json'),
     /** The host ports the machine was last given (user networking), given again at its next start when free. */
@@ -50,7 +54,7 @@ export type MachineFiles = ReturnType<typeof machineFiles>;
 
 /** What a machine's folder holds only while its process runs; removed when it ends. */
 export function runtimeFilesOf(files: MachineFiles): string[] {
-  return [files.pid, files.qmp, files.serial, files.network];
+  return [files.pid, files.qmp, files.serial, files.network, files.guestUp];
 }
 
 /** A Unix socket's path must fit in sun_path (108 bytes with its terminating NUL). */

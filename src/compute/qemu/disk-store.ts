@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { DeploySettings, DiskSpec, ImageFiles, Progress } from '../driver.ts';
-import { diskFiles, disksDir } from './data-layout.ts';
+import { diskFiles } from './data-layout.ts';
 import { writeDeploySettings } from './deploy-settings.ts';
 import { run } from './run.ts';
 import { copySparse } from './sparse-copy.ts';
@@ -61,14 +61,6 @@ export class DiskStore {
     this.#log = log;
   }
 
-  async fits(sizeMb: number): Promise<boolean> {
-    // Where the disk files go: a volume mounted there for them is the storage that must hold them.
-    const disks = disksDir(this.#dir);
-    fs.mkdirSync(disks, { recursive: true, mode: 0o700 });
-    const stats = await fs.promises.statfs(disks);
-    return stats.bavail * stats.bsize >= sizeMb * MIB;
-  }
-
   async prepare(spec: DiskSpec): Promise<void> {
     const files = diskFiles(this.#dir, spec.key);
     if (fs.existsSync(files.disk)) return;
@@ -96,8 +88,13 @@ export class DiskStore {
     const staging = `${files.disk}.deploying`;
     fs.rmSync(staging, { force: true });
     try {
-      if (image.format === 'gzip') await gunzipSparse(image.disk, staging, onProgress);
-      else await copySparse(image.disk, staging, onProgress);
+      if (image.format === 'gzip') {
+        // Past the disk's size the deploy would fail anyway: it stops there rather than unpack the rest.
+        const maxBytes = Math.min(disk.sizeMb * MIB, image.maxUnpackedBytes ?? Number.POSITIVE_INFINITY);
+        await gunzipSparse(image.disk, staging, { maxBytes, onProgress });
+      } else {
+        await copySparse(image.disk, staging, onProgress);
+      }
       fs.chmodSync(staging, 0o600);
       growTo(staging, disk.sizeMb);
       if (disk.filesystem === 'raw') {

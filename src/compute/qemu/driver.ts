@@ -17,7 +17,9 @@ import type {
   NetworkSettings,
   Progress,
 } from '../driver.ts';
+import { DEFAULT_CONSOLE_LOG_BYTES, rotateConsoleLog } from './console-log.ts';
 import { diskFiles, type MachineFiles, machineFiles, machinesDir, runtimeFilesOf } from './data-layout.ts';
+import { diskCapacityMb } from './disk-capacity.ts';
 import { captureDiskFiles } from './disk-capture.ts';
 import { copyDiskFiles } from './disk-copy.ts';
 import { writeRootPassword } from './disk-password.ts';
@@ -43,12 +45,16 @@ export interface QemuDriverOptions {
   log: Logger;
   /** Skips the KVM probe (tests that start several drivers on one host). */
   accelerator?: AcceleratorChoice;
+  /** The size past which a machine's console log is rotated (CUMULO_CONSOLE_LOG_MB). */
+  consoleLogBytes?: number;
 }
 
 /** After `quit`, how long QEMU may take to end before it is killed. */
 const QUIT_GRACE_MS = 10_000;
 const TCG_GRACE_FACTOR = 4;
 const CONSOLE_LINES_IN_ERRORS = 20;
+/** How often the console logs of the machines held are looked at: a chatty guest writes some 40 KB/s. */
+const LOG_CHECK_MS = 2_000;
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -88,6 +94,9 @@ export class QemuDriver implements ComputeDriver {
   #launching = new Map<string, { memoryMb: number; machine: Promise<LiveMachine> }>();
   /** What is done once a held machine has ended (its files, its network, its event), by key. */
   #ended = new Map<string, Promise<void>>();
+  #consoleLogBytes: number;
+  #logCheck: NodeJS.Timeout | null = null;
+  #checkingLogs = false;
 
   constructor(options: QemuDriverOptions) {
     // Absolute: a running QEMU is recognised by the pid file path on its command line.
@@ -97,6 +106,7 @@ export class QemuDriver implements ComputeDriver {
     this.#log = options.log;
     this.#disks = new DiskStore(this.#dir, options.log);
     this.#choice = options.accelerator ?? null;
+    this.#consoleLogBytes = options.consoleLogBytes ?? DEFAULT_CONSOLE_LOG_BYTES;
   }
 
   /** KVM or TCG, chosen once (a probe guest booted under KVM). */
@@ -130,9 +140,26 @@ export class QemuDriver implements ComputeDriver {
   }
 
   async close(): Promise<void> {
+    if (this.#logCheck) clearInterval(this.#logCheck);
+    this.#logCheck = null;
     this.#onEvent = null;
     for (const machine of this.#live.values()) machine.release();
     this.#live.clear();
+  }
+
+  /** Rotates the console log of each machine held that has passed its cap (console-log.ts). */
+  async #rotateConsoleLogs(): Promise<void> {
+    if (this.#checkingLogs) return;
+    this.#checkingLogs = true;
+    try {
+      for (const machine of this.#live.values()) {
+        await rotateConsoleLog(machine.files, this.#consoleLogBytes).catch((err: unknown) =>
+          this.#log.warn({ err, machine: machine.key }, 'compute: a console log could not be rotated'),
+        );
+      }
+    } finally {
+      this.#checkingLogs = false;
+    }
   }
 
   /** A machine found on disk: held again when its QEMU runs, else cleaned up and reported powered off. */
@@ -162,6 +189,7 @@ export class QemuDriver implements ComputeDriver {
 
   #hold(machine: LiveMachine): void {
     this.#live.set(machine.key, machine);
+    this.#logCheck ??= setInterval(() => void this.#rotateConsoleLogs(), LOG_CHECK_MS).unref();
     this.#ended.set(
       machine.key,
       machine.gone.then(() => this.#afterEnd(machine)),
@@ -197,8 +225,8 @@ export class QemuDriver implements ComputeDriver {
     return pid === null ? null : this.#adopt(key, pid, files);
   }
 
-  diskFits(sizeMb: number): Promise<boolean> {
-    return this.#disks.fits(sizeMb);
+  diskCapacityMb(): Promise<number> {
+    return diskCapacityMb(this.#dir);
   }
 
   prepareDisk(spec: DiskSpec): Promise<void> {

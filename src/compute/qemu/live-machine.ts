@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import type { ComputeEvent } from '../driver.ts';
 import { BOOTED_MARKER } from '../images/guest.ts';
+import { consoleLogTail } from './console-log.ts';
 import type { MachineFiles } from './data-layout.ts';
 import { isQemuAlive, waitGone } from './qemu-process.ts';
 import { QmpClient } from './qmp.ts';
-import { fileTail, SCREEN_BYTES, SerialConsole } from './serial-console.ts';
+import { SCREEN_BYTES, SerialConsole } from './serial-console.ts';
 
 const UP_MARKERS = [BOOTED_MARKER, 'login:'];
 /**
@@ -93,15 +94,17 @@ export class LiveMachine {
 
   /**
    * Takes hold of the QEMU of `pid`: QMP and serial connections. `fresh`: started by this process just now
-   * (its console log is this boot's); else adopted, and up when its console log already shows a marker.
+   * (its console log is this boot's); else adopted, and up when a process saw it up (a rotated log
+   * may no longer show it) or its console logs show a marker.
    */
   static async connect(
     init: { key: string; pid: number; files: MachineFiles; memoryMb: number },
     fresh: boolean,
   ): Promise<LiveMachine> {
     const { files } = init;
-    const seed = fresh ? Buffer.alloc(0) : fileTail(files.consoleLog, SCREEN_BYTES);
-    const up = !fresh && showsUp(`${fileHead(files.consoleLog, LOG_HEAD_BYTES).toString('latin1')}${seed.toString('latin1')}`);
+    const seed = fresh ? Buffer.alloc(0) : consoleLogTail(files, SCREEN_BYTES);
+    const logged = [fileHead(files.previousConsoleLog, LOG_HEAD_BYTES), fileHead(files.consoleLog, LOG_HEAD_BYTES), seed];
+    const up = !fresh && (fs.existsSync(files.guestUp) || showsUp(logged.map((b) => b.toString('latin1')).join('\n')));
     const qmp = await QmpClient.connect(files.qmp).catch(() => null);
     const serial = await SerialConsole.connect(files.serial, seed).catch(() => null);
     if (fresh && (qmp === null || serial === null)) {
@@ -126,6 +129,11 @@ export class LiveMachine {
     if (this.#up || this.#ended) return;
     clearTimeout(this.#promptTimer);
     this.#up = true;
+    try {
+      fs.writeFileSync(this.files.guestUp, '', { mode: 0o600 });
+    } catch {
+      // Its folder removed meanwhile: the machine is on its way out.
+    }
     for (const wake of this.#upWaiters) wake('up');
   }
 
@@ -169,7 +177,7 @@ export class LiveMachine {
 
   /** The console's last lines, for an error message. */
   consoleTail(lines: number): string {
-    const screen = this.console?.screen() ?? fileTail(this.files.consoleLog, SCREEN_BYTES);
+    const screen = this.console?.screen() ?? consoleLogTail(this.files, SCREEN_BYTES);
     return screen.toString('utf8').split(/\r?\n/).slice(-lines).join('\n');
   }
 

@@ -54,7 +54,7 @@ export async function launchQemu(
   checkSocketPath(files.serial);
   const { disks, kernelBoot } = bootFiles(dir, spec);
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
-  for (const file of [...runtimeFilesOf(files), files.consoleLog]) fs.rmSync(file, { force: true });
+  for (const file of [...runtimeFilesOf(files), files.consoleLog, files.previousConsoleLog]) fs.rmSync(file, { force: true });
   fs.writeFileSync(files.spec, JSON.stringify(spec), { mode: 0o600 });
   const attached = await network.attach(spec, earlierPorts(files));
   try {

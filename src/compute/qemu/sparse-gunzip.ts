@@ -7,11 +7,17 @@ const ZEROS = Buffer.alloc(BLOCK);
 
 /**
  * Unpacks a gzip file into `target`, leaving holes where whole 64 KiB blocks are zero: an uploaded
- * disk image is mostly empty, and its file takes only what it holds. `onProgress` follows the share
- * of the gzip file read.
+ * disk image is mostly empty, and its file takes only what it holds. It stops with an error as soon
+ * as the data passes `maxBytes`, whatever the file claims to hold (a gzip bomb stops there).
+ * `onProgress` follows the share of the gzip file read.
  */
-export async function gunzipSparse(source: string, target: string, onProgress?: Progress): Promise<void> {
+export async function gunzipSparse(
+  source: string,
+  target: string,
+  options: { maxBytes: number; onProgress?: Progress | undefined },
+): Promise<void> {
   const fd = fs.openSync(target, 'w', 0o600);
+  const input = fs.createReadStream(source);
   try {
     let position = 0;
     let pending = Buffer.alloc(0);
@@ -19,10 +25,12 @@ export async function gunzipSparse(source: string, target: string, onProgress?: 
       if (!block.equals(ZEROS.subarray(0, block.length))) fs.writeSync(fd, block, 0, block.length, position);
       position += block.length;
     };
-    const input = fs.createReadStream(source);
     const size = fs.statSync(source).size;
     for await (const chunk of input.pipe(createGunzip())) {
-      if (size > 0) onProgress?.(Math.min(1, input.bytesRead / size));
+      if (size > 0) options.onProgress?.(Math.min(1, input.bytesRead / size));
+      if (position + pending.length + (chunk as Buffer).length > options.maxBytes) {
+        throw new Error(`the image unpacks to more than ${options.maxBytes} bytes, the most it may here`);
+      }
       pending = Buffer.concat([pending, chunk as Buffer]);
       let offset = 0;
       for (; offset + BLOCK <= pending.length; offset += BLOCK) flush(pending.subarray(offset, offset + BLOCK));
@@ -31,6 +39,7 @@ export async function gunzipSparse(source: string, target: string, onProgress?: 
     flush(pending);
     fs.ftruncateSync(fd, position);
   } finally {
+    input.destroy();
     fs.closeSync(fd);
   }
 }

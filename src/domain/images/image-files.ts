@@ -4,6 +4,8 @@ import type { Context } from '../../context.ts';
 import { findPrivateImage } from './image.repository.ts';
 import { publicImageFiles } from './public-image-data.ts';
 
+const MIB = 1024 * 1024;
+
 /** `npx cumulo images build <recipe>`, as the refusals name it. */
 export function buildCommand(recipe: string): string {
   return `npx cumulo images build ${recipe}`;
@@ -53,5 +55,9 @@ export async function imageFiles(ctx: Context, imageId: string): Promise<ImageFi
   if (!disk || !row?.blob_key) throw new Error(`Image ${imageId} has no data on this server`);
   const boot = imageBootKeys(row.blob_key);
   const [kernel, initrd] = await Promise.all([ctx.blobs.localPath(boot.kernel), ctx.blobs.localPath(boot.initrd)]);
-  return { disk, format: 'gzip', ...(kernel && initrd && { kernel, initrd }) };
+  // What its data was measured to unpack to (an upload's check, a capture's) and, for an upload, what
+  // uploads may unpack to: a blob that would unpack further than it was checked for stops there.
+  const uploaded = row.blob_key !== capturedImageKey(row.account_id ?? 0, row.num);
+  const maxUnpackedBytes = Math.min(row.size * MIB, uploaded ? ctx.config.imageUnpackedMaxBytes : Number.POSITIVE_INFINITY);
+  return { disk, format: 'gzip', maxUnpackedBytes, ...(kernel && initrd && { kernel, initrd }) };
 }

@@ -136,7 +136,7 @@ function feed(body: Readable, check: UploadCheck): void {
 }
 
 /**
- * Receives an image's data: streams it to the blob store while checking it (gzip, size cap),
+ * Receives an image's data: streams it to the blob store while checking it (gzip, size caps compressed and unpacked),
  * then, if this is the first complete upload for the token, makes the blob the image's and starts
  * the upload_processing operation that makes the image available. Any failure leaves no blob.
  */
@@ -150,7 +150,11 @@ export async function receiveImageData(ctx: Context, token: string, data: ImageD
     throw tooLarge(max);
   }
   const key = `images/${upload.account_id}/${upload.image_num}-${randomHex(ctx.random, 6)}.img.gz`;
-  const check = new UploadCheck(max);
+  const check = new UploadCheck({
+    maxBytes: max,
+    maxUnpackedBytes: ctx.config.imageUnpackedMaxBytes,
+    maxRatio: ctx.config.imageUnpackedMaxRatio,
+  });
   feed(data.body, check);
   await ctx.blobs.put(key, check);
   // An image's size is the disk it needs: the raw image decompressed, in MB rounded up.

@@ -4,15 +4,31 @@ import { createGunzip, type Gunzip } from 'node:zlib';
 import { fail } from '../../errors.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
+/**
+ * Below this much unpacked data the ratio is not checked: a small disk image of mostly free space
+ * unpacks to hundreds of times its size, and unpacking a gigabyte takes a second or two.
+ */
+export const RATIO_CHECKED_FROM_BYTES = 1024 ** 3;
+
+export interface UploadLimits {
+  /** The most compressed data taken (413 past it). */
+  maxBytes: number;
+  /** The most the data may unpack to (400 past it). */
+  maxUnpackedBytes: number;
+  /** The most times its compressed size the data may unpack to, once past RATIO_CHECKED_FROM_BYTES (400 past it). */
+  maxRatio: number;
+}
 
 /**
  * Passes upload data through unchanged while checking it on the way: at most `maxBytes`
  * (413 past that), starting with the gzip magic bytes, and a gzip stream that decompresses
- * to its end without error (a truncated or corrupt one is a 400). The decompressed data is
- * counted and thrown away; nothing is held beyond the chunk in flight.
+ * to its end without error (a truncated or corrupt one is a 400) and to no more than
+ * `maxUnpackedBytes` nor `maxRatio` times what it was sent as (a 400 as soon as it passes
+ * either). The decompressed data is counted and thrown away; nothing is held beyond the chunk in
+ * flight.
  */
 export class UploadCheck extends Transform {
-  readonly #maxBytes: number;
+  readonly #limits: UploadLimits;
   readonly #gunzip: Gunzip;
   readonly #inflated: Promise<void>;
   #bytes = 0;
@@ -22,22 +38,36 @@ export class UploadCheck extends Transform {
   /** Set once the decompressor has failed; every later step reports it. */
   #failure: Error | null = null;
 
-  constructor(maxBytes: number) {
+  constructor(limits: UploadLimits) {
     super();
-    this.#maxBytes = maxBytes;
-    this.#gunzip = createGunzip();
+    this.#limits = limits;
+    // Large output chunks: a highly compressed stream is counted in fewer steps.
+    this.#gunzip = createGunzip({ chunkSize: 256 * 1024 });
     const discard = new Writable({
       write: (chunk: Buffer, _encoding, done) => {
         this.#uncompressed += chunk.length;
-        done();
+        this.#failure ??= this.#overUnpacked();
+        done(this.#failure);
       },
     });
     this.#inflated = pipeline(this.#gunzip, discard);
     // A corrupt stream may fail the decompressor without calling back the write in flight.
     this.#inflated.catch((err: Error) => {
-      this.#failure = notGzip(`it does not decompress (${err.message})`);
+      this.#failure ??= notGzip(`it does not decompress (${err.message})`);
       this.#settle(this.#failure);
     });
+  }
+
+  /** Why the data unpacked so far is too much, or null. */
+  #overUnpacked(): Error | null {
+    const { maxUnpackedBytes, maxRatio } = this.#limits;
+    if (this.#uncompressed > maxUnpackedBytes) {
+      return unpacksTooFar(`to more than the ${formatBytes(maxUnpackedBytes)} allowed`);
+    }
+    if (this.#uncompressed > RATIO_CHECKED_FROM_BYTES && this.#uncompressed > maxRatio * this.#bytes) {
+      return unpacksTooFar(`to more than ${maxRatio} times its compressed size`);
+    }
+    return null;
   }
 
   /** Completes the chunk in flight once, with an error or passing it on. */
@@ -61,8 +91,8 @@ export class UploadCheck extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.#bytes += chunk.length;
-    if (this.#bytes > this.#maxBytes) {
-      done(tooLarge(this.#maxBytes));
+    if (this.#bytes > this.#limits.maxBytes) {
+      done(tooLarge(this.#limits.maxBytes));
       return;
     }
     for (let i = 0; this.#head.length < GZIP_MAGIC.length && i < chunk.length; i++) this.#head.push(chunk[i] as number);
@@ -93,7 +123,7 @@ export class UploadCheck extends Transform {
     this.#gunzip.end();
     this.#inflated.then(
       () => done(),
-      (err: Error) => done(notGzip(`it does not decompress to its end (${err.message})`)),
+      (err: Error) => done(this.#failure ?? notGzip(`it does not decompress to its end (${err.message})`)),
     );
   }
 
@@ -106,6 +136,10 @@ export class UploadCheck extends Transform {
 
 export function tooLarge(maxBytes: number) {
   return fail.payloadTooLarge(`Image data is larger than the ${formatBytes(maxBytes)} (compressed) allowed`);
+}
+
+function unpacksTooFar(how: string) {
+  return fail.badRequest(`Image data is too large once decompressed: it unpacks ${how}`);
 }
 
 function notGzip(why: string) {

@@ -14,7 +14,8 @@ import { imageSecondary } from '../images/image-deploy.ts';
 import { giveNodeAddresses } from '../networking/node-addresses.service.ts';
 import { assertMayTag, setTags } from '../tags/tag.service.ts';
 import { startAutomaticBackups } from './backups/backup-schedule.service.ts';
-import { assertDiskFits, assertMemoryFits, placeNode } from './compute/host-capacity.ts';
+import { assertDiskFits } from './compute/disk-capacity.ts';
+import { assertMemoryFits, placeNode } from './compute/host-capacity.ts';
 import type { Interface } from './configs/config.schema.ts';
 import { insertNode, type NodeRow, updateNodeRow } from './node.repository.ts';
 import type { CreateNode, Node, NodeStatus } from './node.schema.ts';
@@ -160,7 +161,6 @@ async function checkCreate(ctx: Context, principal: Principal, body: CreateNode)
   if (interfaces.length > 0 && source.kind === 'empty') {
     throw fail.badRequest('Interfaces go on the config made from an image; an empty node has none', 'interfaces');
   }
-  if (source.kind !== 'empty') await assertDiskFits(ctx, type.disk, 'type');
   return { body, region, type, source, interfaces };
 }
 
@@ -172,7 +172,8 @@ async function writeNode(db: Kysely<Database>, ctx: Context, principal: Principa
   const { body, region, type, source, interfaces } = checked;
   const built = source.kind !== 'empty';
   if (built && body.booted !== false) await assertMemoryFits(db, ctx, { typeId: type.id, nodeId: null });
-  const host = await placeNode(db, ctx, { region: region.id, typeId: type.id, boots: built && body.booted !== false });
+  if (built) await assertDiskFits(db, ctx, { sizeMb: type.disk, field: 'type' });
+  const host = await placeNode(db, ctx, { region: region.id, typeId: type.id, boots: built && body.booted !== false, built });
   const node = await insertNewNode(db, ctx, scopeOf(principal), {
     region,
     type,

@@ -4,6 +4,7 @@ import { inTransaction } from '../../../db/transaction.ts';
 import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
+import { assertDiskFits } from '../compute/disk-capacity.ts';
 import { deleteConfigsOfNode } from '../configs/config.repository.ts';
 import { deleteDisksOfNode, findDisks } from '../disks/disk.repository.ts';
 import { assertDiskSpace } from '../disks/disk.service.ts';
@@ -55,6 +56,8 @@ export async function restoreBackup(
       await deleteDisksOfNode(trx, target.account_id, target.id);
     }
     await assertDiskSpace(trx, ctx, target, contentSize(content), 'node_id');
+    // After an overwrite's deletes: the disks it replaces are no longer promised.
+    await assertDiskFits(trx, ctx, { sizeMb: contentSize(content), field: 'node_id', nodeId: target.id });
     const { configId, diskIds } = await writeContent(trx, ctx, target, content);
     const plan: RestorePlan = { backupId: backup.id, disks: [...diskIds], oldDisks, configId };
     // The restored configs are the backed-up node's, so boot picks the one it booted last, as it would have.

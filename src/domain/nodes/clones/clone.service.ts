@@ -10,6 +10,7 @@ import { loadGlobalGrants } from '../../account/user.service.ts';
 import type { NodeTypeDataT, RegionDataT } from '../../catalog/catalog.ts';
 import { setTags, tagsOf } from '../../tags/tag.service.ts';
 import { captureNode, contentSize, type NodeContent, writeContent } from '../backups/backup-content.ts';
+import { assertDiskFits } from '../compute/disk-capacity.ts';
 import { assertDiskSpace } from '../disks/disk.service.ts';
 import { findNode, type NodeRow } from '../node.repository.ts';
 import type { Node } from '../node.schema.ts';
@@ -143,6 +144,8 @@ export async function cloneNode(ctx: Context, principal: Principal, nodeId: numb
     }
     const size = contentSize(content);
     const { node, returnsTo } = await claimTarget(trx, ctx, scope, source, target, body, size);
+    const field = target.kind === 'new' ? 'type' : 'node_id';
+    await assertDiskFits(trx, ctx, { sizeMb: size, field, nodeId: node.id });
     const disks = [...(await writeContent(trx, ctx, node, content)).diskIds];
     await startNodeOperation(trx, ctx, actorOf(principal), {
       node: source,

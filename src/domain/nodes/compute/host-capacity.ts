@@ -5,7 +5,13 @@ import type { Database } from '../../../db/database.ts';
 import { lockName } from '../../../db/row-locks.ts';
 import { fail } from '../../../errors.ts';
 import { machineKey } from './compute-keys.ts';
-import { countNodesByHostAndType, findNodePlacement } from './node-host.repository.ts';
+import { countNodesByHostAndType, findNodePlacement, sumDiskSizesByHost } from './node-host.repository.ts';
+
+/**
+ * What every check of the host's memory or storage takes turns on, in the transaction that then
+ * writes what it allowed (PostgreSQL; SQLite's one writer takes turns already).
+ */
+export const CAPACITY_LOCK = 'compute-capacity';
 
 /** Nodes in these statuses hold no machine (and no memory). */
 const POWERED_OFF = ['offline', 'stopped'];
@@ -38,23 +44,27 @@ export function onAgents(ctx: Context): boolean {
 
 /**
  * With agents, the host a new node goes on: a live agent serving the region with room for the
- * type's disk and, when it boots now, its memory (the agent's last report and the nodes already
- * placed on it); a 400 on `region` (no agent serves it) or `type` (none has room) otherwise. Null
- * without agents. Call in the transaction that inserts the node: placements take turns.
+ * type's disk when the node is built now (beside the disks of the nodes placed on it; an empty node
+ * has none yet, and each disk made on it later is checked on its host) and, when it boots now, its
+ * memory (the agent's last report and the nodes already placed on it); a 400 on `region` (no agent
+ * serves it) or `type` (none has room) otherwise. Null without agents. Call in the transaction that
+ * inserts the node: placements take turns.
  */
 export async function placeNode(
   db: Kysely<Database>,
   ctx: Context,
-  spec: { region: string; typeId: string; boots: boolean; nodeId?: number },
+  spec: { region: string; typeId: string; boots: boolean; built: boolean; nodeId?: number },
 ): Promise<string | null> {
   if (!onAgents(ctx)) return null;
-  await lockName(db, 'compute-memory');
+  await lockName(db, CAPACITY_LOCK);
   const type = ctx.catalog.type(spec.typeId);
   const chosen = chooseHost(await listHosts(db), {
     region: spec.region,
     memoryMb: spec.boots ? (type?.memory ?? 0) : 0,
-    diskMb: type?.disk ?? 0,
+    diskMb: spec.built ? (type?.disk ?? 0) : 0,
     usedMb: await memoryInUseByHost(db, ctx, spec.nodeId ?? null),
+    diskPromisedMb: await sumDiskSizesByHost(db),
+    diskOvercommit: ctx.config.diskOvercommit,
     nowMs: Date.now(),
     offlineMs: ctx.config.agentOfflineMs,
   });
@@ -101,7 +111,7 @@ export async function assertMemoryFits(
   spec: { typeId: string; nodeId: number | null },
 ): Promise<void> {
   if (ctx.compute === null) return;
-  await lockName(db, 'compute-memory');
+  await lockName(db, CAPACITY_LOCK);
   if (onAgents(ctx)) {
     if (spec.nodeId !== null) await assertHostMemoryFits(db, ctx, { typeId: spec.typeId, nodeId: spec.nodeId });
     return;
@@ -130,23 +140,4 @@ export async function assertHostServes(db: Kysely<Database>, ctx: Context, nodeI
     `This node's compute host ${host ?? '(none)'} does not serve region ${region}, and disks are not moved between hosts`,
     'region',
   );
-}
-
-/**
- * With real nodes, disks of `sizeMb` in all must fit in the free space of the host's storage, as if
- * written whole (a sparse disk may grow to its size): a 400 on `field` otherwise, before anything is
- * written. With agents: on the host of node `nodeId` as its agent last reported; a new node's room
- * (no `nodeId`) is its placement's to find, from the reports as they are in its transaction.
- */
-export async function assertDiskFits(ctx: Context, sizeMb: number, field: string, nodeId?: number): Promise<void> {
-  if (ctx.compute === null) return;
-  if (onAgents(ctx)) {
-    if (nodeId === undefined) return;
-    const host = (await findNodePlacement(ctx.db, nodeId))?.host ?? null;
-    const report = host === null ? undefined : (await listHosts(ctx.db)).find((h) => h.name === host);
-    if (report === undefined || report.diskFreeMb >= sizeMb) return;
-    throw fail.badRequest(`Not enough free storage on the node's host ${report.name} for ${sizeMb} MB of disks`, field);
-  }
-  if (await ctx.compute.diskFits(sizeMb)) return;
-  throw fail.badRequest(`Not enough free storage on the host for ${sizeMb} MB of disks`, field);
 }

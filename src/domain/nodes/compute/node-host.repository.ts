@@ -83,3 +83,24 @@ export async function groupNodesByHost(db: Kysely<Database>, ids: readonly numbe
   for (const row of rows) groups.set(row.host, [...(groups.get(row.host) ?? []), row.id]);
   return groups;
 }
+
+/** MB the disks of every node take together by their sizes, whether their files are written yet or not. */
+export async function sumAllDiskSizes(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('disks')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.val(0)).as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/** The same, per compute host of the disks' nodes (nodes on no host aside). */
+export async function sumDiskSizesByHost(db: Kysely<Database>): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('disks')
+    .innerJoin('nodes', 'nodes.id', 'disks.node_id')
+    .select(['nodes.host', (eb) => eb.fn.sum<number | string>('disks.size').as('total')])
+    .where('nodes.host', 'is not', null)
+    .groupBy('nodes.host')
+    .execute();
+  return new Map(rows.map((r) => [r.host ?? '', Number(r.total)]));
+}

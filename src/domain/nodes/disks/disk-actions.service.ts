@@ -3,7 +3,8 @@ import { inTransaction } from '../../../db/transaction.ts';
 import { fail } from '../../../errors.ts';
 import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
-import { assertRealResizeFits, assertResizeWhilePoweredOff } from '../compute/disk-resize-checks.ts';
+import { assertDiskFits } from '../compute/disk-capacity.ts';
+import { assertRealShrinkFits, assertResizeWhilePoweredOff } from '../compute/disk-resize-checks.ts';
 import { updateNodeRow } from '../node.repository.ts';
 import { claimSettledNode, nodeFor } from '../node-access.ts';
 import { NODE_OPS, startNodeOperation } from '../node-operations.ts';
@@ -27,6 +28,7 @@ export async function cloneDisk(ctx: Context, principal: Principal, nodeId: numb
     const source = await existingDisk(trx, node, diskId);
     assertDiskReady(source);
     await assertDiskSpace(trx, ctx, node, source.size);
+    await assertDiskFits(trx, ctx, { sizeMb: source.size, nodeId: node.id });
     await claimSettledNode(trx, node, { busy: 'disk_clone' });
     const copy = await addDisk(trx, ctx, node, {
       label: `Copy of ${source.label}`.slice(0, 48),
@@ -55,7 +57,7 @@ export async function resizeDisk(ctx: Context, principal: Principal, nodeId: num
     const disk = await existingDisk(ctx.db, node, diskId);
     assertDiskReady(disk);
     assertResizeWhilePoweredOff(ctx, node);
-    await assertRealResizeFits(ctx, disk, size);
+    await assertRealShrinkFits(ctx, disk, size);
   }
   await inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scopeOf(principal), nodeId, 'read_write');
@@ -67,6 +69,7 @@ export async function resizeDisk(ctx: Context, principal: Principal, nodeId: num
     if (others + size > capacity) {
       throw fail.badRequest(`Not enough free disk space: at most ${capacity - others} MB are available to this disk`, 'size');
     }
+    await assertDiskFits(trx, ctx, { sizeMb: size - disk.size, field: 'size', nodeId: node.id });
     await claimSettledNode(trx, node, { busy: 'disk_resize' });
     const row = await updateDiskRow(trx, node.account_id, disk.id, {
       size,

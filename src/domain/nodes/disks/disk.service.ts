@@ -8,7 +8,7 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { type AccountScope, actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent, type SecondaryRef } from '../../events/event.service.ts';
 import { assertDeploysOnto } from '../../images/image-deploy.ts';
-import { assertDiskFits } from '../compute/host-capacity.ts';
+import { assertDiskFits } from '../compute/disk-capacity.ts';
 import type { NodeRow } from '../node.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
 import { checkDeployment, recordDeployment } from '../node-deploy.ts';
@@ -123,11 +123,11 @@ export async function createDisk(ctx: Context, principal: Principal, nodeId: num
       throw fail.badRequest(`Image ${deployment.image.id} needs a disk of at least ${deployment.image.size} MB`, 'size');
     }
   }
-  await assertDiskFits(ctx, body.size, 'size', nodeId);
   return inTransaction(ctx.db, async (trx) => {
     const node = await nodeFor(trx, scope, nodeId, 'read_write');
     assertSettled(node);
     await assertDiskSpace(trx, ctx, node, body.size);
+    await assertDiskFits(trx, ctx, { sizeMb: body.size, field: 'size', nodeId: node.id });
     await claimSettledNode(trx, node, { busy: 'disk_create' });
     const label = body.label ?? (deployment ? `${deployment.image.label} Disk` : `${body.size} MB Disk`).slice(0, 48);
     const disk = await addDisk(trx, ctx, node, {

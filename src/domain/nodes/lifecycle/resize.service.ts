@@ -5,7 +5,8 @@ import { toTimestamp } from '../../../time/timestamp.ts';
 import { actorOf, type Principal, scopeOf } from '../../account/principal.ts';
 import { recordEvent } from '../../events/event.service.ts';
 import type { EventAction } from '../../events/event-kinds.ts';
-import { assertDiskFits, assertMemoryFits } from '../compute/host-capacity.ts';
+import { assertDiskFits } from '../compute/disk-capacity.ts';
+import { assertMemoryFits } from '../compute/host-capacity.ts';
 import { dataDiskGrowth } from '../disks/data-disk-growth.ts';
 import { sumDiskSizes } from '../disks/disk.repository.ts';
 import { assertSettled, claimSettledNode, nodeEntity, nodeFor } from '../node-access.ts';
@@ -57,7 +58,10 @@ async function changeType(
     const bootAfter = await bootConfigAfter(trx, ctx, node);
     if (bootAfter.configId !== undefined) await assertMemoryFits(trx, ctx, { typeId: type.id, nodeId: node.id });
     const growth = spec.autoResize ? await dataDiskGrowth(trx, node, type.disk) : null;
-    if (growth) await assertDiskFits(ctx, growth.sizeMb - growth.disk.size, 'allow_auto_disk_resize', node.id);
+    if (growth) {
+      const sizeMb = growth.sizeMb - growth.disk.size;
+      await assertDiskFits(trx, ctx, { sizeMb, field: 'allow_auto_disk_resize', nodeId: node.id });
+    }
     await claimSettledNode(trx, node, { busy: change.busy, status: RESIZING_STATUS, updated: toTimestamp(ctx.clock.nowMs()) });
     const actor = actorOf(principal);
     await recordEvent(trx, ctx, actor, { action: change.create, entity: nodeEntity(node) });
