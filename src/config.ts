@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { installationNetns } from './compute/qemu/bridge-names.ts';
 import { parseHostPort } from './dns/host-port.ts';
 import { parseRange } from './net/ip-address.ts';
 import { decodeKey } from './secrets/key-file.ts';
@@ -73,6 +74,14 @@ export const ConfigSchema = Type.Object({
   nodeNetwork: Type.Union([Type.Literal('user'), Type.Literal('bridge')]),
   /** The network namespace bridge networking makes and holds the machines' bridges and taps in (`ip netns`). */
   nodeNetns: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+  /** Bridge networking: host ports nodes may reach (`53/udp`, `8080/tcp`); nothing else of the host. */
+  nodeHostPorts: Type.Array(
+    Type.String({
+      pattern: '^([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])/(tcp|udp)$',
+    }),
+  ),
+  /** Bridge networking: `on` masquerades nodes' IPv4 traffic to the world behind the host's addresses. */
+  nodeNat: Type.Union([Type.Literal('on'), Type.Literal('off')]),
   /** Memory (MB) the host gives running nodes altogether; a boot past it is refused. */
   computeMemoryMb: Type.Integer({ minimum: 64 }),
   /** How many times the host's storage for disks their sizes may add up to (sparse disks take what they have written). */
@@ -149,6 +158,8 @@ export interface Config {
   readonly agentHeartbeatMs: number;
   readonly nodeNetwork: 'user' | 'bridge';
   readonly nodeNetns: string;
+  readonly nodeHostPorts: readonly string[];
+  readonly nodeNat: 'on' | 'off';
   readonly computeMemoryMb: number;
   readonly diskOvercommit: number;
   readonly consoleLogMb: number;
@@ -211,6 +222,8 @@ const ENV_NAMES: { readonly [K in keyof Config]: string } = {
   agentHeartbeatMs: 'CUMULO_AGENT_HEARTBEAT_MS',
   nodeNetwork: 'CUMULO_NODE_NETWORK',
   nodeNetns: 'CUMULO_NODE_NETNS',
+  nodeHostPorts: 'CUMULO_NODE_HOST_PORTS',
+  nodeNat: 'CUMULO_NODE_NAT',
   computeMemoryMb: 'CUMULO_COMPUTE_MEMORY',
   diskOvercommit: 'CUMULO_DISK_OVERCOMMIT',
   consoleLogMb: 'CUMULO_CONSOLE_LOG_MB',
@@ -333,7 +346,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     agentOfflineMs: numberOr(env.CUMULO_AGENT_OFFLINE_MS, 15_000),
     agentHeartbeatMs: numberOr(env.CUMULO_AGENT_HEARTBEAT_MS, 3_000),
     nodeNetwork: env.CUMULO_NODE_NETWORK || 'user',
-    nodeNetns: env.CUMULO_NODE_NETNS || 'cumulo',
+    nodeNetns: env.CUMULO_NODE_NETNS || installationNetns(path.resolve(env.CUMULO_DATA_DIR || './data')),
+    nodeHostPorts: (commaList(env.CUMULO_NODE_HOST_PORTS) ?? []).map((p) => (p.includes('/') ? p.toLowerCase() : `${p}/tcp`)),
+    nodeNat: env.CUMULO_NODE_NAT || 'off',
     // Half the host's memory: the rest stays for the host and the server.
     computeMemoryMb: numberOr(env.CUMULO_COMPUTE_MEMORY, Math.floor(os.totalmem() / 2 / 1024 ** 2)),
     diskOvercommit: numberOr(env.CUMULO_DISK_OVERCOMMIT, 1),

@@ -62,7 +62,7 @@ export interface DeploySettings {
 
 export interface MachineInterface {
   mac: string;
-  /** `public` is the region's network; `vlan` a private segment named by `vlan`. */
+  /** `public` is the region's network; `vlan` a private segment named by `vlan` (a key unique across accounts). */
   purpose: 'public' | 'vlan';
   vlan?: string;
   /** What the guest is given on this interface (the same as its deploy settings), so the host side can route to it. */

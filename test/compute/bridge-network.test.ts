@@ -286,3 +286,61 @@ test(
     assert.ok(!vethLeft, 'the veth went with the namespace');
   },
 );
+
+test(
+  "two installations on one host: each in its own namespace, neither takes the other's namespace or host routes, nor removes them",
+  needs('nft', 'ip'),
+  async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('bridge networking needs root');
+    const log = capturedLog().logger;
+    const suffix = randomInt(1 << 24).toString(16);
+    const first = new BridgeNetwork({ netns: `cumulo-t-${suffix}-a`, log, owner: '/srv/first' });
+    const second = new BridgeNetwork({ netns: `cumulo-t-${suffix}-b`, log, owner: '/srv/second' });
+    t.after(async () => {
+      await first.removeNamespace();
+      await second.removeNamespace();
+    });
+    // Off the first subnets, which the real-node clouds give their nodes.
+    const subnet = 128 + randomInt(128);
+    const spec = (key: string, host: number): MachineSpec => ({
+      key,
+      region: 'us-test',
+      memoryMb: 256,
+      vcpus: 1,
+      devices: [],
+      rootDevice: 0,
+      boot: 'image',
+      interfaces: [
+        {
+          mac: `f2:3c:91:00:01:${host.toString(16).padStart(2, '0')}`,
+          purpose: 'public',
+          addresses: { interface: 'eth0', ipv4: [`100.64.${subnet}.${host}/24`], gateway4: `100.64.${subnet}.1` },
+        },
+      ],
+    });
+    const routeOf = async (address: string) => (await ipJson<{ dev?: string }[]>(['route', 'get', address]))[0]?.dev;
+
+    await first.attach(spec('node-1', 10));
+    assert.equal(await routeOf(`100.64.${subnet}.10`), hostVethName(first.netns));
+    // The same machine key and address in the second installation (its catalog gives the same pool).
+    await assert.rejects(
+      second.attach(spec('node-1', 10)),
+      new RegExp(`already routes 100\\.64\\.${subnet}\\.10 through ${hostVethName(first.netns)}.*its own address ranges`),
+    );
+    assert.equal(await routeOf(`100.64.${subnet}.10`), hostVethName(first.netns), 'the first keeps its route');
+    await second.attach(spec('node-1', 20));
+    await second.detach('node-1');
+    assert.equal(await routeOf(`100.64.${subnet}.10`), hostVethName(first.netns), "the second's detach leaves the first's route");
+    const firstTaps = (await ipJson<{ ifname: string }[]>(['-n', first.netns, 'link', 'show'])).map((l) => l.ifname);
+    assert.ok(firstTaps.includes(tapName('node-1', 0)), "and the first's tap of the same key");
+
+    // A third installation told to use the first's namespace is refused before it changes anything there.
+    const intruder = new BridgeNetwork({ netns: first.netns, log, owner: '/srv/third' });
+    await assert.rejects(
+      intruder.attach(spec('node-9', 30)),
+      /namespace cumulo-t-\w+-a belongs to another installation \(cumulo \/srv\/first\)/,
+    );
+    assert.notEqual(await routeOf(`100.64.${subnet}.30`), hostVethName(first.netns));
+    await first.detach('node-1');
+  },
+);

@@ -61,9 +61,12 @@ test('simulated nodes have no compute driver', async (t) => {
   assert.equal(simulated.computeSummary, null);
 });
 
-test('CUMULO_NODE_NETWORK=bridge: a BridgeNetwork in the namespace CUMULO_NODE_NETNS names (cumulo unless set), for root alone', async (t) => {
+test('CUMULO_NODE_NETWORK=bridge: a BridgeNetwork in the namespace CUMULO_NODE_NETNS names (unless set, one of the data dir own), for root alone', async (t) => {
   const log = pino({ level: 'silent' });
-  assert.equal(loadConfig({}).nodeNetns, 'cumulo');
+  const first = loadConfig({ CUMULO_DATA_DIR: '/srv/cumulo-a' }).nodeNetns;
+  assert.match(first, /^cumulo-[0-9a-f]{8}$/);
+  assert.equal(loadConfig({ CUMULO_DATA_DIR: '/srv/cumulo-a/' }).nodeNetns, first, 'the same data dir, the same namespace');
+  assert.notEqual(loadConfig({ CUMULO_DATA_DIR: '/srv/cumulo-b' }).nodeNetns, first, 'two installations, two namespaces');
   const config = loadConfig({ CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: 'cumulo-b' });
   const bridge = networkBackendFor(config, log, 0);
   assert.ok(bridge instanceof BridgeNetwork);
@@ -78,6 +81,14 @@ test('CUMULO_NODE_NETWORK=bridge: a BridgeNetwork in the namespace CUMULO_NODE_N
       ),
   );
   assert.throws(() => loadConfig({ CUMULO_NODE_NETNS: 'a b' }), /CUMULO_NODE_NETNS must match pattern/);
+
+  // What nodes may reach of the host, and NAT: nothing and off unless set.
+  assert.deepEqual([config.nodeHostPorts, config.nodeNat], [[], 'off']);
+  const open = loadConfig({ CUMULO_NODE_HOST_PORTS: '53/UDP, 8080', CUMULO_NODE_NAT: 'on' });
+  assert.deepEqual([open.nodeHostPorts, open.nodeNat], [['53/udp', '8080/tcp'], 'on']);
+  assert.throws(() => loadConfig({ CUMULO_NODE_HOST_PORTS: '70000/tcp' }), /CUMULO_NODE_HOST_PORTS/);
+  assert.throws(() => loadConfig({ CUMULO_NODE_HOST_PORTS: '53/sctp' }), /CUMULO_NODE_HOST_PORTS/);
+  assert.throws(() => loadConfig({ CUMULO_NODE_NAT: 'yes' }), /CUMULO_NODE_NAT/);
 
   const bridged = start(tempDir(t), 'tool', { nodeNetwork: 'bridge', nodeNetns: 'cumulo-b' });
   if (process.getuid?.() !== 0) {

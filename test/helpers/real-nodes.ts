@@ -36,13 +36,13 @@ export interface RealCloud {
   restart(): Promise<void>;
   dataDir: string;
   env: Record<string, string>;
-  /** A v4 or admin call with the bootstrap (admin) token; the body parsed when JSON. */
+  /** A v4 or admin call with the bootstrap (admin) token, or `token`; the body parsed when JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
-  api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  api(method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
   /** Runs `npx cumulo ...` against the same data dir and settings; its stdout. */
   cli(...args: string[]): Promise<string>;
-  /** Waits until the node's status is `status` (failing the test after `timeoutMs`). */
-  waitForStatus(nodeId: number, status: string, timeoutMs?: number): Promise<void>;
+  /** Waits until the node's status is `status` (failing the test after `timeoutMs`); `token` for a node of another account. */
+  waitForStatus(nodeId: number, status: string, timeoutMs?: number, token?: string): Promise<void>;
 }
 
 /**
@@ -75,10 +75,10 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     await endServer();
     server = await startServerProcess(settings);
   };
-  const api = async (method: string, url: string, body?: unknown) => {
+  const api = async (method: string, url: string, body?: unknown, token = ADMIN_TOKEN) => {
     const res = await fetch(`${server.baseUrl}${url}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -91,11 +91,11 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     });
     return stdout;
   };
-  const waitForStatus = async (nodeId: number, status: string, timeoutMs = 180_000) => {
+  const waitForStatus = async (nodeId: number, status: string, timeoutMs = 180_000, token = ADMIN_TOKEN) => {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
-      const res = await api('GET', `/v4/node/instances/${nodeId}`);
+      const res = await api('GET', `/v4/node/instances/${nodeId}`, undefined, token);
       last = res.body?.status;
       if (last === status) return;
       await new Promise((r) => setTimeout(r, 250));
@@ -231,17 +231,22 @@ export const REAL_NODE_ROOT_PASS = 'correct-Horse-battery-9';
  */
 export async function createRealNode(
   cloud: RealCloud,
-  spec: { image: string; label: string; publicKey: string; extra?: Record<string, unknown> },
+  spec: { image: string; label: string; publicKey: string; extra?: Record<string, unknown>; token?: string },
 ): Promise<number> {
-  const created = await cloud.api('POST', '/v4/node/instances', {
-    type: 'g6-nanode-1',
-    region: 'us-east',
-    image: spec.image,
-    label: spec.label,
-    root_pass: REAL_NODE_ROOT_PASS,
-    authorized_keys: [spec.publicKey],
-    ...spec.extra,
-  });
+  const created = await cloud.api(
+    'POST',
+    '/v4/node/instances',
+    {
+      type: 'g6-nanode-1',
+      region: 'us-east',
+      image: spec.image,
+      label: spec.label,
+      root_pass: REAL_NODE_ROOT_PASS,
+      authorized_keys: [spec.publicKey],
+      ...spec.extra,
+    },
+    spec.token,
+  );
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return created.body.id;
 }

@@ -17,6 +17,9 @@ export const SYSTEM_TOOLS = {
   mke2fs: 'e2fsprogs',
   debugfs: 'e2fsprogs',
   ip: 'iproute2',
+  bridge: 'iproute2',
+  // Guests stood for by network namespaces forge frames with it (test/helpers/raw-frames.ts).
+  python3: 'python3',
 } as const;
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS;

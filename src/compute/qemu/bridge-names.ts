@@ -9,6 +9,16 @@ function short(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 8);
 }
 
+/** The namespace an installation's bridge networking makes unless told (CUMULO_NODE_NETNS): its own, by its data dir. */
+export function installationNetns(dataDir: string): string {
+  return `cumulo-${short(dataDir)}`;
+}
+
+/** The installation's table in the host's nftables: what its nodes may reach of the host. */
+export function hostTable(netns: string): string {
+  return `cumulo_host_${short(netns)}`;
+}
+
 /** The namespace's end of the veth pair to the host. */
 export const UPLINK = 'uplink';
 /** Link-local addresses of the veth pair: routes on either side go through the other end's. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { formatAddress, parseAddress } from '../../net/cidr.ts';
 import type { MachineSpec } from '../driver.ts';
@@ -5,6 +6,7 @@ import { interfaceAddresses } from './bridge-addresses.ts';
 import {
   bridgeMac,
   HOST_LINK_ADDRESS,
+  hostTable,
   hostVethName,
   machineTable,
   NAMESPACE_LINK_ADDRESS,
@@ -14,10 +16,13 @@ import {
   UPLINK,
   vlanBridgeName,
 } from './bridge-names.ts';
+import { dropHostTableText, hostTableText } from './host-nftables.ts';
 import {
   dropMachineTablesText,
   firewallText,
+  MAX_MACHINE_ID,
   type MachineAddressSets,
+  type MachinePort,
   machineTablesText,
   TRAFFIC_COUNTERS,
   type TrafficCounter,
@@ -25,8 +30,6 @@ import {
 import type { MachineNetwork, MachineTraffic, NetworkBackend } from './network-backend.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
 import { run } from './run.ts';
-
-export const DEFAULT_NETNS = 'cumulo';
 
 /** Namespace settings: routing, and bridged IP seen by the `inet` hooks (the firewall needs it, machine-nftables.ts). */
 const NAMESPACE_SYSCTLS = [
@@ -39,6 +42,12 @@ const NAMESPACE_SYSCTLS = [
 interface Link {
   ifname: string;
   master?: string;
+  ifalias?: string;
+}
+
+interface Route {
+  dst: string;
+  dev?: string;
 }
 
 /** An address as `ip` and `nft` may write it, in the one canonical text compared here. */
@@ -55,18 +64,35 @@ function canonical(text: string): string {
  * QEMU runs inside the namespace (`launchPrefix`) to open its taps. A machine's firewall filters its
  * public interface (machine-nftables.ts); VLANs are not filtered.
  */
+export interface BridgeNetworkOptions {
+  netns: string;
+  log: Logger;
+  /** Who the namespace belongs to (the installation's data dir): another owner's namespace is refused, not shared. */
+  owner?: string;
+  /** Host ports nodes may reach (`53/udp`); none unless listed. */
+  hostPorts?: readonly string[];
+  /** Masquerade nodes' IPv4 traffic to the world behind the host's addresses. */
+  nat?: boolean;
+}
+
 export class BridgeNetwork implements NetworkBackend {
   readonly mode = 'bridge';
   readonly netns: string;
   private readonly log: Logger;
   private readonly hostVeth: string;
+  private readonly owner: string;
+  private readonly hostPorts: readonly string[];
+  private readonly nat: boolean;
   /** One change at a time: two attaches would race to make the same namespace and bridges. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(options: { netns?: string; log: Logger }) {
-    this.netns = options.netns ?? DEFAULT_NETNS;
+  constructor(options: BridgeNetworkOptions) {
+    this.netns = options.netns;
     this.log = options.log;
     this.hostVeth = hostVethName(this.netns);
+    this.owner = ownerMark(options.owner ?? `namespace ${this.netns}`);
+    this.hostPorts = options.hostPorts ?? [];
+    this.nat = options.nat ?? false;
     checkName('network namespace name', this.netns);
   }
 
@@ -87,6 +113,7 @@ export class BridgeNetwork implements NetworkBackend {
     return this.serially(async () => {
       requireRoot();
       if (await this.namespaceExists()) await run('ip', ['netns', 'delete', this.netns]);
+      await this.nftHost(dropHostTableText(hostTable(this.netns)));
     });
   }
 
@@ -103,14 +130,14 @@ export class BridgeNetwork implements NetworkBackend {
     for (const iface of spec.interfaces) {
       if (!/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i.test(iface.mac))
         throw new Error(`machine ${spec.key}: not a MAC address: ${iface.mac}`);
-      if (iface.purpose === 'vlan') checkName('vlan', iface.vlan ?? '');
+      if (iface.purpose === 'vlan') checkName('vlan', iface.vlan ?? '', 100);
     }
     await this.ensureNamespace();
     const links = await this.links();
     const present = new Set(links.map((l) => l.ifname));
     const commands: string[] = [];
     const qemuArgs: string[] = [];
-    const publicTaps: string[] = [];
+    const ports: MachinePort[] = [];
     const own: { ipv4: string[]; ipv6: string[] } = { ipv4: [], ipv6: [] };
     const routed: { ipv4: string[]; ipv6: string[]; bridge: string }[] = [];
 
@@ -133,7 +160,6 @@ export class BridgeNetwork implements NetworkBackend {
         const addresses = interfaceAddresses(iface);
         bridge = regionBridgeName(spec.region);
         ensureBridge(bridge, `region/${spec.region}`, addresses.gateways);
-        publicTaps.push(tap);
         own.ipv4.push(...addresses.own.ipv4);
         own.ipv6.push(...addresses.own.ipv6);
         routed.push({ ...addresses.routed, bridge });
@@ -142,6 +168,7 @@ export class BridgeNetwork implements NetworkBackend {
         bridge = vlanBridgeName(spec.region, vlan);
         ensureBridge(bridge, `vlan/${spec.region}/${vlan}`, 'none');
       }
+      ports.push({ tap, mac: iface.mac.toLowerCase(), purpose: iface.purpose });
       if (!present.has(tap)) commands.push(`tuntap add dev ${tap} mode tap`, `link set dev ${tap} addrgenmode none`);
       commands.push(`link set dev ${tap} master ${bridge} alias ${spec.key}/eth${index} up`);
       const id = `net${index}`;
@@ -161,6 +188,9 @@ export class BridgeNetwork implements NetworkBackend {
     }
     for (const { ipv6, bridge } of routed)
       for (const address of ipv6) commands.push(`route replace ${address}/128 dev ${bridge}`);
+    const table = machineTable(spec.key);
+    const id = await this.machineId(table);
+    await this.assertRoutesFree(routed.flatMap((r) => [...r.ipv4, ...r.ipv6]));
     await this.ipBatch(['-n', this.netns], commands, `attach ${spec.key}`);
     const hostRoutes = routed.flatMap((r) => [
       ...r.ipv4.map((a) => `route replace ${a}/32 via inet6 ${NAMESPACE_LINK_ADDRESS} dev ${this.hostVeth}`),
@@ -169,7 +199,7 @@ export class BridgeNetwork implements NetworkBackend {
     await this.ipBatch([], hostRoutes, `host routes of ${spec.key}`);
     const routed4 = new Set(routed.flatMap((r) => r.ipv4));
     const local4 = own.ipv4.filter((a) => !routed4.has(a));
-    await this.nft(machineTablesText(machineTable(spec.key), publicTaps, own, local4), `tables of ${spec.key}`);
+    await this.nft(machineTablesText(table, { id, ports, addresses: own, localIpv4: local4 }), `tables of ${spec.key}`);
     this.log.info(
       { key: spec.key, netns: this.netns, taps: spec.interfaces.map((_, i) => tapName(spec.key, i)) },
       'machine network attached',
@@ -225,6 +255,39 @@ export class BridgeNetwork implements NetworkBackend {
     };
   }
 
+  /** The machine's number (machine-nftables.ts): the one its tables hold, else the lowest no other machine's tables hold. */
+  private async machineId(table: string): Promise<number> {
+    const listed = await run('ip', ['netns', 'exec', this.netns, 'nft', '-j', 'list', 'ruleset', 'bridge']);
+    const taken = new Set<number>();
+    for (const item of (JSON.parse(listed) as { nftables: { set?: { name: string; table: string; elem?: unknown[] } }[] })
+      .nftables) {
+      if (item.set?.name !== 'id' || !item.set.table.startsWith('cumulo_')) continue;
+      const id = Number(item.set.elem?.[0]);
+      if (item.set.table === table && Number.isInteger(id) && id > 0) return id;
+      taken.add(id);
+    }
+    for (let id = 1; id <= MAX_MACHINE_ID; id += 1) if (!taken.has(id)) return id;
+    throw new Error(`bridge network: namespace ${this.netns} holds ${MAX_MACHINE_ID} machines, no more fit`);
+  }
+
+  /**
+   * The host routes to a machine's addresses are this installation's to make: an address the host
+   * routes elsewhere (another installation's namespace, or any other link) is refused, not taken over.
+   */
+  private async assertRoutesFree(addresses: readonly string[]): Promise<void> {
+    if (addresses.length === 0) return;
+    const wanted = new Set(addresses);
+    const routes = [...(await ipJson<Route[]>(['-4', 'route', 'show'])), ...(await ipJson<Route[]>(['-6', 'route', 'show']))];
+    for (const route of routes) {
+      const [address, prefix] = route.dst.split('/');
+      const exact = prefix === undefined || prefix === (address?.includes(':') ? '128' : '32');
+      if (!exact || !wanted.has(canonical(address ?? '')) || route.dev === this.hostVeth) continue;
+      throw new Error(
+        `bridge network: the host already routes ${address} through ${route.dev ?? 'another route'} (another installation's namespace, or a link of the host's); give each installation its own address ranges (the catalog's ipv4_pool and ipv6_prefix)`,
+      );
+    }
+  }
+
   private async namespaceExists(): Promise<boolean> {
     const listed = await run('ip', ['netns', 'list']);
     return listed.split('\n').some((line) => line.split(' ')[0] === this.netns);
@@ -242,6 +305,9 @@ export class BridgeNetwork implements NetworkBackend {
     const hostLinks = await ipJson<Link[]>(['link', 'show']);
     if (!hostLinks.some((l) => l.ifname === this.hostVeth))
       await run('ip', ['link', 'add', this.hostVeth, 'type', 'veth', 'peer', 'name', UPLINK, 'netns', this.netns]);
+    await this.claimNamespace();
+    await this.nftHost(hostTableText(hostTable(this.netns), { veth: this.hostVeth, ports: this.hostPorts, nat: this.nat }));
+    if (this.nat) await run('sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1']);
     await this.ipBatch(
       [],
       [
@@ -261,6 +327,17 @@ export class BridgeNetwork implements NetworkBackend {
       ],
       `namespace ${this.netns}`,
     );
+  }
+
+  /** The uplink's alias names the namespace's owner: made by another installation, the namespace is not this one's. */
+  private async claimNamespace(): Promise<void> {
+    const [uplink] = await ipJson<Link[]>(['-n', this.netns, 'link', 'show', 'dev', UPLINK]);
+    const held = uplink?.ifalias;
+    if (held !== undefined && held !== '' && held !== this.owner)
+      throw new Error(
+        `bridge network: namespace ${this.netns} belongs to another installation (${held}); give this one its own (CUMULO_NODE_NETNS)`,
+      );
+    if (held !== this.owner) await run('ip', ['-n', this.netns, 'link', 'set', 'dev', UPLINK, 'alias', this.owner]);
   }
 
   private links(): Promise<Link[]> {
@@ -288,9 +365,7 @@ export class BridgeNetwork implements NetworkBackend {
     const wanted = new Set([...addresses.ipv4, ...addresses.ipv6]);
     if (wanted.size === 0) return;
     const routesTo = async (prefix: string[], family: '-4' | '-6', extra: string[]) =>
-      (await ipJson<{ dst: string; dev?: string }[]>([...prefix, family, 'route', 'show', ...extra])).filter((r) =>
-        wanted.has(canonical(r.dst)),
-      );
+      (await ipJson<Route[]>([...prefix, family, 'route', 'show', ...extra])).filter((r) => wanted.has(canonical(r.dst)));
     const hostLinks = await ipJson<Link[]>(['link', 'show']);
     if (hostLinks.some((l) => l.ifname === this.hostVeth)) {
       const host = [...(await routesTo([], '-4', ['dev', this.hostVeth])), ...(await routesTo([], '-6', ['dev', this.hostVeth]))];
@@ -317,6 +392,15 @@ export class BridgeNetwork implements NetworkBackend {
     }
   }
 
+  /** Loads nftables text in the host's own ruleset, as one transaction. */
+  private async nftHost(text: string): Promise<void> {
+    try {
+      await run('nft', ['-f', '-'], { input: text });
+    } catch (error) {
+      throw new Error(`bridge network (host table of ${this.netns}): ${(error as Error).message}`);
+    }
+  }
+
   /** Loads nftables text in the namespace as one transaction: on an error nothing of it is applied. */
   private async nft(text: string, what: string): Promise<void> {
     try {
@@ -336,8 +420,17 @@ function requireRoot(): void {
 }
 
 /** Keys, regions and VLANs become link aliases and batch arguments: nothing that `ip -batch` would split or quote. */
-function checkName(what: string, value: string): void {
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) throw new Error(`bridge networking: not a usable ${what}: ${JSON.stringify(value)}`);
+function checkName(what: string, value: string, maxLength = 64): void {
+  if (value.length > maxLength || !/^[A-Za-z0-9._-]+$/.test(value))
+    throw new Error(`bridge networking: not a usable ${what}: ${JSON.stringify(value)}`);
+}
+
+/** An owner as a link alias holds it (at most 255 bytes): a long one by its hash. */
+function ownerMark(owner: string): string {
+  const text = `cumulo ${owner}`;
+  return Buffer.byteLength(text) <= 200 && !/[\n\r]/.test(text)
+    ? text
+    : `cumulo sha256:${createHash('sha256').update(owner).digest('hex')}`;
 }
 
 function checkKey(key: string): void {

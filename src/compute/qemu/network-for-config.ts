@@ -6,7 +6,7 @@ import { UserNetwork } from './user-network.ts';
 
 /** The network backend CUMULO_NODE_NETWORK names; bridge networking refuses to start without root. */
 export function networkBackendFor(
-  config: Pick<Config, 'nodeNetwork' | 'nodePorts' | 'nodeNetns'>,
+  config: Pick<Config, 'nodeNetwork' | 'nodePorts' | 'nodeNetns' | 'nodeHostPorts' | 'nodeNat' | 'dataDir'>,
   log: Logger,
   uid = process.getuid?.(),
 ): NetworkBackend {
@@ -15,5 +15,11 @@ export function networkBackendFor(
     throw new ConfigError(
       `CUMULO_NODE_NETWORK=bridge needs root (it makes the network namespace ${config.nodeNetns}, bridges, taps and host routes), and this process runs as uid ${uid}: run it as root, or set CUMULO_NODE_NETWORK=user`,
     );
-  return new BridgeNetwork({ netns: config.nodeNetns, log });
+  return new BridgeNetwork({
+    netns: config.nodeNetns,
+    log,
+    owner: config.dataDir,
+    hostPorts: config.nodeHostPorts,
+    nat: config.nodeNat === 'on',
+  });
 }

@@ -18,3 +18,8 @@ export function nodeIdOfMachine(key: string): number | null {
 export function rescueDiskKey(nodeId: number): string {
   return `rescue-${nodeId}`;
 }
+
+/** The compute layer's key of a VLAN: a VLAN is its account's (the same label in two accounts is two segments). */
+export function vlanKey(accountId: number, label: string): string {
+  return `${accountId}.${label}`;
+}

@@ -7,7 +7,7 @@ import { addressesOfNodes } from '../../networking/node-addresses.service.ts';
 import type { ConfigRow } from '../configs/config.repository.ts';
 import type { Interface } from '../configs/config.schema.ts';
 import type { NodeRow } from '../node.repository.ts';
-import { diskKey, machineKey, rescueDiskKey } from './compute-keys.ts';
+import { diskKey, machineKey, rescueDiskKey, vlanKey } from './compute-keys.ts';
 
 const DEVICES = ['sda', 'sdb', 'sdc', 'sdd', 'sde', 'sdf', 'sdg', 'sdh'] as const;
 /** Configs that boot the disk's own boot sector rather than the kernel deployed with the image. */
@@ -75,7 +75,7 @@ export async function machineInterfaces(
       result.push({
         mac: derivedMac(node.id, i),
         purpose: 'vlan',
-        ...(iface.label && { vlan: iface.label }),
+        ...(iface.label && { vlan: vlanKey(node.account_id, iface.label) }),
         addresses: { interface: name, ipv4 },
       });
     }
