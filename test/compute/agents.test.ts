@@ -102,6 +102,13 @@ test(
   'two compute agents on one PostgreSQL database: placement by free memory, each node on its own agent, SSH, a killed agent shows its node offline and brings it back running on its return',
   postgres ? needs(...REAL_NODE_TOOLS) : { skip: 'agents share one PostgreSQL database; SQLite is one host' },
   async (t) => {
+    const agents: Agent[] = [];
+    const running: { cloud?: RealCloud } = {};
+    // First of the hooks (they run in the order added): the processes that write to the schema end before it is dropped.
+    t.after(() => {
+      for (const agent of agents) agent.child.kill('SIGKILL');
+      running.cloud?.server().child.kill('SIGKILL');
+    });
     const pgSchema = await freshPgSchema(t);
     const cloud = await startRealCloud(t, {
       ...AGENT_SETTINGS,
@@ -109,11 +116,10 @@ test(
       CUMULO_NODE_NETWORK: 'user',
       DATABASE_URL: urlWithSchema(PG_URL, pgSchema),
     });
+    running.cloud = cloud;
     await storeBusybox(cloud);
-    const agents: Agent[] = [];
     // Added before the agents' data dirs are made: hooks run in the order added, and tempDir's removes the pid files.
     t.after(async () => {
-      for (const agent of agents) agent.child.kill('SIGKILL');
       for (const agent of agents) await killMachinesUnder(agent.dataDir);
     });
     // `a` has room for one nanode (1024 MB) and more memory left than `b` at first: the first node goes

@@ -70,8 +70,20 @@ export async function freshPgSchema(t: TestContext): Promise<string> {
   t.after(async () => {
     const c = new pg.Client({ connectionString: PG_URL });
     await c.connect();
-    await c.query(`drop schema if exists ${schema} cascade`);
-    await c.end();
+    try {
+      // A process still writing to the schema can deadlock with the drop (40P01): the drop goes again.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await c.query(`drop schema if exists ${schema} cascade`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+        }
+      }
+    } finally {
+      // An open client would keep the test process alive.
+      await c.end();
+    }
   });
   return schema;
 }
