@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { VERSION } from '../version.ts';
 import { ADMIN_CONTROL_COMMANDS } from './admin-control-commands.ts';
 import { ADMIN_IPV6_COMMANDS } from './admin-ipv6-commands.ts';
 import { ADMIN_MANAGED_COMMANDS } from './admin-managed-commands.ts';
@@ -50,6 +51,7 @@ function help(): string {
     ...lines,
     '',
     'Configuration comes from the environment (PORT, HOST, CUMULO_DATA_DIR, DATABASE_URL, ...; see the README).',
+    '`cumulo --version` prints the version.',
     "Run `cumulo <command> --help` for a command's options.",
   ].join('\n');
 }
@@ -62,6 +64,10 @@ function commandHelp(c: Command): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   const words = argv.filter((a) => !a.startsWith('-'));
   // The longest run of leading words that names a command: `admin transitions set` before `admin transitions`.
   const name = [3, 2, 1].map((n) => words.slice(0, n).join(' ')).find((n) => n in COMMANDS);

@@ -1,4 +1,5 @@
 import type { BootstrapResult } from '../domain/account/bootstrap.ts';
+import { VERSION } from '../version.ts';
 
 export interface StartFacts {
   /** Where the server listens, `http://127.0.0.1:8080`. */
@@ -33,7 +34,7 @@ export function startBanner(facts: StartFacts): string {
   const base = `${address}/v4`;
   const created = facts.bootstrap?.kind === 'created' ? facts.bootstrap : null;
   const lines = [
-    `Cumulo is ready at ${base} (database: ${facts.database})`,
+    `Cumulo is ready at ${base} (version ${VERSION}, database: ${facts.database})`,
     `API document: ${address}/docs (OpenAPI: ${base}/openapi.json)`,
     `Web console: ${address}/${signInHint(facts, created)}`,
   ];

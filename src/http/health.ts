@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { VERSION } from '../version.ts';
 
 /** off: the configuration does not ask for the part, so it cannot make the server unready. */
 export type PartStatus = 'up' | 'down' | 'off';
@@ -17,7 +18,7 @@ async function report(check: () => PartReport | Promise<PartReport>): Promise<Pa
   }
 }
 
-/** /healthz: the process answers. /readyz: each part with its state; 503 when one is down. */
+/** /healthz: the process answers. /readyz: each part with its state (and Cumulo's version); 503 when one is down. */
 export function registerHealth(app: FastifyInstance, readiness: Readiness): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -25,6 +26,6 @@ export function registerHealth(app: FastifyInstance, readiness: Readiness): void
     const reports = await Promise.all(parts.map(([, check]) => report(check)));
     const down = reports.some((r) => r.status === 'down');
     const checks = Object.fromEntries(parts.map(([name], i) => [name, reports[i]]));
-    return reply.status(down ? 503 : 200).send({ status: down ? 'unavailable' : 'ready', checks });
+    return reply.status(down ? 503 : 200).send({ status: down ? 'unavailable' : 'ready', version: VERSION, checks });
   });
 }

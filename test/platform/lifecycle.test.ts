@@ -7,7 +7,7 @@ import { type ServerProcess, startServerProcess } from '../helpers/server-proces
 /** The banner's lines after the first: the API document and the console, on every start. */
 function assertBannerLinks(server: ServerProcess, console = `${server.baseUrl}/`) {
   const out = server.output();
-  assert.match(out, new RegExp(`^Cumulo is ready at ${server.baseUrl}/v4 \\(database: `, 'm'), out);
+  assert.match(out, new RegExp(`^Cumulo is ready at ${server.baseUrl}/v4 \\(version \\d+\\.\\d+\\.\\d+, database: `, 'm'), out);
   assert.ok(out.includes(`\nAPI document: ${server.baseUrl}/docs (OpenAPI: ${server.baseUrl}/v4/openapi.json)\n`), out);
   assert.ok(out.includes(`\nWeb console: ${console}\n`), out);
 }

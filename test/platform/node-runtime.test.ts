@@ -39,5 +39,8 @@ describe('the Node.js that npm install brings', () => {
     // The `cumulo` command is TypeScript: it runs only on a Node.js that strips types (24).
     const help = await run('npx', ['cumulo', '--help'], { cwd: ROOT, env });
     assert.match(help.stdout, /^Usage: cumulo <command>/);
+    const version = await run('npx', ['cumulo', '--version'], { cwd: ROOT, env });
+    const packageVersion = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+    assert.equal(version.stdout, `${packageVersion}\n`, 'the version package.json gives');
   });
 });

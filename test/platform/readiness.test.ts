@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JobHandler } from '../../src/jobs/handler.ts';
 import { enqueueJob } from '../../src/jobs/queue.ts';
+import { VERSION } from '../../src/version.ts';
 import { buildTestApp, DIALECTS, type Reply, type TestApp } from '../helpers/app.ts';
 
 const readyz = (app: TestApp) => app.request('GET', '/readyz', { token: null });
@@ -26,6 +27,7 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, {
         status: 'ready',
+        version: VERSION,
         checks: {
           database: { status: 'up', kind: dialect },
           worker: { status: 'up' },
@@ -42,6 +44,7 @@ for (const dialect of DIALECTS) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, {
         status: 'ready',
+        version: VERSION,
         checks: {
           database: { status: 'up', kind: dialect },
           worker: { status: 'off' },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type StartFacts, startBanner } from '../../src/cli/start-banner.ts';
+import { VERSION } from '../../src/version.ts';
 
 const TOKEN = 'ab'.repeat(32);
 const facts: StartFacts = {
@@ -12,7 +13,7 @@ const facts: StartFacts = {
   consoleBuilt: true,
 };
 const HEAD = [
-  'Cumulo is ready at http://127.0.0.1:8080/v4 (database: /data/cumulo.sqlite)',
+  `Cumulo is ready at http://127.0.0.1:8080/v4 (version ${VERSION}, database: /data/cumulo.sqlite)`,
   'API document: http://127.0.0.1:8080/docs (OpenAPI: http://127.0.0.1:8080/v4/openapi.json)',
 ];
 
