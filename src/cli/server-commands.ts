@@ -1,12 +1,16 @@
+import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
 import { consoleBuilt } from '../http/console.ts';
+import { stderrLogger } from '../logger.ts';
 import { type Runtime, startRuntime } from '../runtime.ts';
 import { agentRefusal } from '../runtime-agent.ts';
+import { VERSION } from '../version.ts';
 import { onLauncherGone } from './launcher.ts';
 import type { Command } from './main.ts';
 import { startBanner } from './start-banner.ts';
+import { text, wholeNumber } from './tool.ts';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
@@ -36,13 +40,32 @@ function closeOnStop(runtime: Runtime): Promise<number> {
   });
 }
 
+/** Writes `content` to `file` whole: a reader polling for the file never sees part of it. */
+function writeWhole(file: string, content: string): void {
+  const staging = `${file}.${process.pid}.writing`;
+  fs.writeFileSync(staging, content);
+  fs.renameSync(staging, file);
+}
+
 export const serve: Command = {
   summary: 'Run the API server (and, unless CUMULO_WORKER=off, the job worker)',
-  usage: 'serve',
-  options: {},
-  async run() {
-    const config = loadConfig();
-    const runtime = await startRuntime(config, { role: 'serve' });
+  usage: 'serve [--port <port>] [--print-url] [--ready-file <file>]',
+  options: {
+    port: { type: 'string', description: 'the port to listen on, 0 for any free one (default: PORT, else 8080)' },
+    'print-url': {
+      type: 'boolean',
+      description: 'once listening, print the API base URL alone on stdout (the banner and the log go to stderr)',
+    },
+    'ready-file': { type: 'string', description: 'once listening, write {"url", "version", "pid"} as JSON to this file' },
+  },
+  async run(values) {
+    const port = values.port === undefined ? undefined : wholeNumber(values, 'port', 'a port from 0 to 65535');
+    const config = loadConfig(process.env, port === undefined ? {} : { port });
+    const printUrl = values['print-url'] === true;
+    const runtime = await startRuntime(config, {
+      role: 'serve',
+      ...(printUrl && { logger: stderrLogger(config.logLevel, config.logFormat) }),
+    });
     const app = runtime.app;
     if (!app) throw new Error('serve started without an HTTP app');
     let address: string;
@@ -53,7 +76,8 @@ export const serve: Command = {
       await runtime.close();
       throw err;
     }
-    process.stdout.write(
+    const banner = printUrl ? process.stderr : process.stdout;
+    banner.write(
       startBanner({
         address,
         database: runtime.database.location,
@@ -64,7 +88,11 @@ export const serve: Command = {
         compute: runtime.computeSummary,
       }),
     );
-    if (runtime.nameserver) process.stdout.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
+    if (runtime.nameserver) banner.write(`Authoritative DNS at ${runtime.nameserver.address} (UDP and TCP)\n`);
+    if (printUrl) process.stdout.write(`${address}/v4\n`);
+    const readyFile = text(values, 'ready-file');
+    if (readyFile !== undefined)
+      writeWhole(readyFile, `${JSON.stringify({ url: `${address}/v4`, version: VERSION, pid: process.pid })}\n`);
     return closeOnStop(runtime);
   },
 };
