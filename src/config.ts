@@ -346,7 +346,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     agentOfflineMs: numberOr(env.CUMULO_AGENT_OFFLINE_MS, 15_000),
     agentHeartbeatMs: numberOr(env.CUMULO_AGENT_HEARTBEAT_MS, 3_000),
     nodeNetwork: env.CUMULO_NODE_NETWORK || 'user',
-    nodeNetns: env.CUMULO_NODE_NETNS || installationNetns(path.resolve(env.CUMULO_DATA_DIR || './data')),
+    nodeNetns: env.CUMULO_NODE_NETNS || undefined,
     nodeHostPorts: (commaList(env.CUMULO_NODE_HOST_PORTS) ?? []).map((p) => (p.includes('/') ? p.toLowerCase() : `${p}/tcp`)),
     nodeNat: env.CUMULO_NODE_NAT || 'off',
     // Half the host's memory: the rest stays for the host and the server.
@@ -375,6 +375,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   };
   // Follows the public URL, whether it came from the environment or an override.
   raw.hostname ??= defaultHostname(raw.publicUrl);
+  // Follows the data dir, whether it came from the environment or an override.
+  raw.nodeNetns ??= installationNetns(raw.dataDir);
   raw.dnsNameservers ??= [`ns1.${raw.hostname}`, `ns2.${raw.hostname}`];
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) {
     if (raw[key] === undefined) delete raw[key];
