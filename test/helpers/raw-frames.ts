@@ -74,33 +74,26 @@ family = socket.AF_INET6 if ':' in sys.argv[1] else socket.AF_INET
 s = socket.socket(family, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
 s.bind((sys.argv[1], int(sys.argv[2])))
-s.settimeout(float(sys.argv[3]))
 print('ready', flush=True)
-try:
-    data, peer = s.recvfrom(100)
-    print('received', data.decode(), flush=True)
-except socket.timeout:
-    print('nothing', flush=True)
+data, peer = s.recvfrom(100)
+print('received', data.decode(), flush=True)
 `;
 
-/**
- * Listens for one UDP datagram at address:port in namespace `netns` for `seconds`; resolves once it
- * listens, with what it then heard (`heard`: `received <payload>` or `nothing`), in an object so
- * that awaiting the listening does not await the hearing.
- */
-export async function listenUdp(
-  netns: string,
-  address: string,
-  port: number,
-  seconds: number,
-): Promise<{ heard: Promise<string> }> {
-  const args = ['netns', 'exec', netns, systemTool('python3'), '-c', LISTENER, address, String(port), String(seconds)];
+/** A UDP listener in a namespace, on until it hears a datagram or is asked. */
+export interface UdpListener {
+  /**
+   * What it heard, `received <payload>`, or `nothing` if it has heard nothing within `graceMs` of
+   * the call (ask once the frames are sent: the grace is for their delivery, however loaded the host).
+   */
+  heard(graceMs?: number): Promise<string>;
+}
+
+/** Listens for one UDP datagram at address:port in namespace `netns`; resolves once it listens. */
+export async function listenUdp(netns: string, address: string, port: number): Promise<UdpListener> {
+  const args = ['netns', 'exec', netns, systemTool('python3'), '-c', LISTENER, address, String(port)];
   const child = execFile(systemTool('ip'), args);
   let out = '';
-  const heard = new Promise<string>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', () => resolve(out.replace(/^ready\n/, '').trim()));
-  });
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -108,5 +101,13 @@ export async function listenUdp(
     });
     child.on('close', () => reject(new Error(`the listener ended before it listened: ${out}`)));
   });
-  return { heard };
+  return {
+    async heard(graceMs = 3000) {
+      const timer = setTimeout(() => child.kill(), graceMs);
+      await ended;
+      clearTimeout(timer);
+      const received = /^received .*$/m.exec(out)?.[0];
+      return received ?? 'nothing';
+    },
+  };
 }
