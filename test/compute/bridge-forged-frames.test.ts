@@ -4,11 +4,11 @@ import { randomInt } from 'node:crypto';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { MachineSpec } from '../../src/compute/driver.ts';
 import { linkLocalOf } from '../../src/compute/qemu/bridge-addresses.ts';
 import { bridgeMac, regionBridgeName, tapName } from '../../src/compute/qemu/bridge-names.ts';
 import { BridgeNetwork } from '../../src/compute/qemu/bridge-network.ts';
 import { capturedLog } from '../helpers/log.ts';
+import { networkSpec } from '../helpers/machine-specs.ts';
 import { type Frame, listenUdp, sendFrames } from '../helpers/raw-frames.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
@@ -48,28 +48,19 @@ async function fakeGuest(
   t.after(() => ip('netns', 'delete', ns).catch(() => undefined));
   await ip('netns', 'add', ns);
   await ip('-n', netns, 'link', 'add', tapName(key, 0), 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns);
-  const spec: MachineSpec = {
-    key,
-    region: REGION,
-    memoryMb: 256,
-    vcpus: 1,
-    devices: [],
-    rootDevice: 0,
-    boot: 'image',
-    interfaces: [
-      {
-        mac,
-        purpose: 'public',
-        addresses: {
-          interface: 'eth0',
-          ipv4: [`${ipv4}/24`],
-          gateway4: `100.64.${subnet}.1`,
-          ipv6: `${ipv6}/64`,
-          gateway6: 'fe80::1',
-        },
+  const spec = networkSpec(key, REGION, [
+    {
+      mac,
+      purpose: 'public',
+      addresses: {
+        interface: 'eth0',
+        ipv4: [`${ipv4}/24`],
+        gateway4: `100.64.${subnet}.1`,
+        ipv6: `${ipv6}/64`,
+        gateway6: 'fe80::1',
       },
-    ],
-  };
+    },
+  ]);
   await network.attach(spec);
   await ip('-n', ns, 'link', 'set', 'eth0', 'address', mac);
   await exec(systemTool('ip'), ['netns', 'exec', ns, 'sysctl', '-q', '-w', 'net.ipv6.conf.eth0.accept_dad=0']);

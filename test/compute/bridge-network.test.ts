@@ -19,6 +19,7 @@ import type { Rule } from '../../src/domain/firewalls/firewall.schema.ts';
 import { type EffectiveFirewall, renderNftables } from '../../src/domain/firewalls/firewall-nftables.ts';
 import { tempDir } from '../helpers/app.ts';
 import { capturedLog } from '../helpers/log.ts';
+import { networkSpec } from '../helpers/machine-specs.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
 
 const exec = promisify(execFile);
@@ -302,22 +303,14 @@ test(
     });
     // Off the first subnets, which the real-node clouds give their nodes.
     const subnet = 128 + randomInt(128);
-    const spec = (key: string, host: number): MachineSpec => ({
-      key,
-      region: 'us-test',
-      memoryMb: 256,
-      vcpus: 1,
-      devices: [],
-      rootDevice: 0,
-      boot: 'image',
-      interfaces: [
+    const spec = (key: string, host: number) =>
+      networkSpec(key, 'us-test', [
         {
           mac: `f2:3c:91:00:01:${host.toString(16).padStart(2, '0')}`,
           purpose: 'public',
           addresses: { interface: 'eth0', ipv4: [`100.64.${subnet}.${host}/24`], gateway4: `100.64.${subnet}.1` },
         },
-      ],
-    });
+      ]);
     const routeOf = async (address: string) => (await ipJson<{ dev?: string }[]>(['route', 'get', address]))[0]?.dev;
 
     await first.attach(spec('node-1', 10));

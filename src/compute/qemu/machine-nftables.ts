@@ -190,8 +190,8 @@ export function dropMachineTablesText(table: string): string {
   );
 }
 
-function chainBody(name: string, chain: RulesetChain): string[] {
-  return [`\tchain ${name} {`, ...chain.rules.map((r) => `\t\t${r}`), `\t\t${chain.policy}`, '\t}'];
+function chainBody(name: string, ruleset: RulesetChain): string[] {
+  return chain(name, [...ruleset.rules, ruleset.policy]);
 }
 
 /** Replaces the machine's firewall (null: none, everything passes), in one transaction. */
