@@ -29,7 +29,7 @@ app.addHook('onRequest', async (request, reply) => {
 });
 /**
  * CPU-bound work added to each view, in µs (BENCH_BARE_WORK_US, default none): how the rate of a
- * server falls with work of its own on top of this route's (README, "Where each microsecond goes").
+ * server falls with work of its own on top of this route's (docs/benchmark.md, "Where each microsecond goes").
  */
 const workMs = Number(process.env.BENCH_BARE_WORK_US ?? 0) / 1000;
 function work(): void {

@@ -45,7 +45,8 @@ const servers = {
   before: await startProcess(env, {
     core: 0,
     logFile: path.join(logs, 'before.log'),
-    script: path.join(beforeTree, 'bin/cumulo.ts'),
+    // Revisions before 0.1.0's package started from bin/cumulo.ts.
+    script: ['bin/cumulo.js', 'bin/cumulo.ts'].map((f) => path.join(beforeTree, f)).find((f) => fs.existsSync(f)),
   }),
   after: await startProcess(
     {

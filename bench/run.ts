@@ -25,13 +25,12 @@ import { type Check, fmt, printChecks, TARGETS, targetOf } from './targets.ts';
  * `npm run bench`: the real server as `npm start` runs it (job worker in the process) against a bare
  * Fastify process serving the same objects through the same response schemas, in interleaved rounds;
  * on the embedded database, on PostgreSQL (with a scale-out run: two servers and a worker), and at a
- * large size (flatness and memory). Each figure is printed with its target. See the README's
- * Benchmark section.
+ * large size (flatness and memory). Each figure is printed with its target. See docs/benchmark.md.
  */
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
-const BIN = path.join(ROOT, 'bin', 'cumulo.ts');
+const BIN = path.join(ROOT, 'bin', 'cumulo.js');
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -507,7 +506,7 @@ async function main(): Promise<void> {
       : 'taskset is missing: nothing is pinned',
   );
   log(
-    `server: node bin/cumulo.ts serve, NODE_OPTIONS=${settings.serverNodeOptions || '(none)'}, LOG_LEVEL=${settings.logLevel}, ` +
+    `server: node bin/cumulo.js serve, NODE_OPTIONS=${settings.serverNodeOptions || '(none)'}, LOG_LEVEL=${settings.logLevel}, ` +
       `job worker ${settings.worker ? 'in the process (as npm start runs it)' : 'off (BENCH_WORKER=off)'}; output in ${logDir}`,
   );
   const checks: Check[] = [];

@@ -14,8 +14,8 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** Folders whose files take a minute or more each (guests booting, a browser driving pages). */
-const LONG = ['test/compute/', 'test/console/'];
+/** Folders whose files take a minute or more each (guests booting, a browser driving pages, a package packed and installed). */
+const LONG = ['test/compute/', 'test/console/', 'test/package/'];
 /** The slowest of them (a minute and more on two cores), started before the others of their kind. */
 const SLOWEST = [
   'test/compute/images-build.test.ts',

@@ -311,7 +311,7 @@ function numberOr(value: string | undefined, fallback: number): number {
   return Number(value);
 }
 
-/** Reads configuration from the environment; every setting is documented in the README. */
+/** Reads configuration from the environment; every setting is documented in docs/configuration.md. */
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const raw = {
     port: numberOr(env.PORT, 8080),

@@ -50,7 +50,7 @@ function help(): string {
     'Commands:',
     ...lines,
     '',
-    'Configuration comes from the environment (PORT, HOST, CUMULO_DATA_DIR, DATABASE_URL, ...; see the README).',
+    'Configuration comes from the environment (PORT, HOST, CUMULO_DATA_DIR, DATABASE_URL, ...; see docs/configuration.md).',
     '`cumulo --version` prints the version.',
     "Run `cumulo <command> --help` for a command's options.",
   ].join('\n');

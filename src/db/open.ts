@@ -32,7 +32,7 @@ export interface OpenOptions {
 
 /**
  * The connections PostgreSQL's plain reads are pipelined on, beside the pool: two measured a view
- * 1.48x and a page 1.22x as fast as the pool's connections (README, the hot path); one was faster
+ * 1.48x and a page 1.22x as fast as the pool's connections (docs/benchmark.md, the hot path); one was faster
  * still (1.53x, 1.35x) but would queue every read behind the slowest.
  */
 const PIPELINED_READ_CONNECTIONS = 2;

@@ -73,7 +73,7 @@ const MAX_KEPT_FILTER = 1024;
  * past `size`), by all they are built from: the SQL dialect, whose list it is (`owner`: the scope,
  * as the list's query cuts it), the page, its size and the X-Filter's text. A client polling a list
  * sends the same request each time, and building its two statements cost about a fifth of an
- * embedded list-100's CPU (README, the hot path). Nothing else may go into them: no value read from
+ * embedded list-100's CPU (docs/benchmark.md, the hot path). Nothing else may go into them: no value read from
  * the database, the clock or the configuration.
  */
 export class PageStatementCache {
@@ -146,7 +146,7 @@ export async function paginateValues<DB, TB extends keyof DB, O>(
  * column, `j`): the database writes the page's array, so the service neither reads rows into
  * objects nor serializes them. The objects are joined as text in the page's order (`json_group_array`
  * would parse each again). PostgreSQL's JSON functions cost it more than its rows cost the service
- * (README, the hot path): there a page is read as values (`paginateValues`).
+ * (docs/benchmark.md, the hot path): there a page is read as values (`paginateValues`).
  */
 export async function paginateJson<DB, TB extends keyof DB, O>(
   db: Kysely<Database>,

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { API_PREFIX } from './openapi.ts';
 
 /** Where `npm install` (the prepare script, scripts/build-console.ts) puts the web console. */
-export const CONSOLE_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'console', 'dist');
+export const CONSOLE_DIST = path.join(PACKAGE_ROOT, 'console', 'dist');
 
 /** Whether the console's build is there to serve (else `/` says how to build it). */
 export function consoleBuilt(): boolean {

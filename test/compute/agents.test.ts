@@ -25,7 +25,7 @@ import {
 import { needs } from '../helpers/system-tools.ts';
 
 const run = promisify(execFile);
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 /** Short, so that a killed agent is noticed within seconds. */
 const OFFLINE_MS = 3000;
 const AGENT_SETTINGS = { CUMULO_AGENT_OFFLINE_MS: String(OFFLINE_MS), CUMULO_AGENT_HEARTBEAT_MS: '500' };

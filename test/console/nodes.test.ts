@@ -42,7 +42,7 @@ function cli(env: Record<string, string>, args: string[], input: string): Promis
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      [path.resolve('bin/cumulo.ts'), ...args],
+      [path.resolve('bin/cumulo.js'), ...args],
       { env: { ...process.env, LOG_LEVEL: 'warn', ...env } },
       (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
     );

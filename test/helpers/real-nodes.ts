@@ -24,7 +24,7 @@ import { endProcess, type ServerProcess, startServerProcess } from './server-pro
 import { systemTool } from './system-tools.ts';
 
 const run = promisify(execFile);
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 
 /** The tools a test of real nodes runs (QEMU, the image build, SSH). */
 export const REAL_NODE_TOOLS = ['qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'] as const;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 export const TEST_PASSWORD_HASH_COST = 10;
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = path.join(ROOT, 'bin', 'cumulo.ts');
+const BIN = path.join(ROOT, 'bin', 'cumulo.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,6 +21,18 @@ export async function freePort(): Promise<number> {
       const { port } = srv.address() as net.AddressInfo;
       srv.close(() => resolve(port));
     });
+  });
+}
+
+/** Nothing accepts connections on the port any more. */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
   });
 }
 
@@ -48,10 +60,11 @@ export async function startServerProcess(
 
 /**
  * Starts the server through a launcher such as `npm start` or `npx cumulo serve` (`command`, run in
- * the repository), as the leader of a process group of its own that the test may end whole.
+ * the repository unless `cwd` says where), as the leader of a process group of its own that the test
+ * may end whole.
  */
-export async function startLaunchedServer(command: string[], env: Record<string, string>): Promise<ServerProcess> {
-  return startServer(command, env, { cwd: ROOT, detached: true });
+export async function startLaunchedServer(command: string[], env: Record<string, string>, cwd = ROOT): Promise<ServerProcess> {
+  return startServer(command, env, { cwd, detached: true });
 }
 
 async function startServer(

@@ -20,6 +20,11 @@ export const SYSTEM_TOOLS = {
   bridge: 'iproute2',
   // Guests stood for by network namespaces forge frames with it (test/helpers/raw-frames.ts).
   python3: 'python3',
+  // The runnable blocks of README.md and docs/ (test/package/new-user.test.ts) call these, as readers do.
+  curl: 'curl',
+  jq: 'jq',
+  openssl: 'openssl',
+  'pytest-3': 'python3-pytest',
 } as const;
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS;

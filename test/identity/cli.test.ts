@@ -12,7 +12,7 @@ import { startRuntime } from '../../src/runtime.ts';
 import { uniqueName } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, tempDir } from '../helpers/app.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 const run = promisify(execFile);
 
 /** Runs `cumulo <args>` on a SQLite database in `dataDir`; never throws, returns what it printed. */

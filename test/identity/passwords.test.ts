@@ -13,7 +13,7 @@ import { uniqueName } from '../helpers/accounts.ts';
 import { DIALECTS, tempDir } from '../helpers/app.ts';
 import { operatorApp } from '../operator/helpers.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 
 /** Runs `cumulo <args>` on a SQLite database in `dataDir`, with `input` on its stdin. */
 function cumulo(dataDir: string, input: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -11,7 +11,7 @@ import { startServerProcess } from '../helpers/server-process.ts';
 const LISTEN_AGAIN_MS = 2_500;
 
 /**
- * Two `serve` processes on one PostgreSQL database, as the README's scale-out runs them: each keeps
+ * Two `serve` processes on one PostgreSQL database, as docs/scale-out.md runs them: each keeps
  * the principals of tokens it has seen, and a revocation made through one is answered once the
  * other has forgotten the token, so the next request refuses it on either.
  */

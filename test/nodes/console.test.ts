@@ -10,7 +10,7 @@ import { ProcessMachines } from '../helpers/process-machines.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
 import { createEmptyNode } from './helpers.ts';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 const SIMULATED = 'This server simulates nodes; there is no console (CUMULO_COMPUTE=qemu runs real ones)';
 /** A machine whose console greets, then echoes what is typed. */
 const ECHO_MACHINE = ['sh', '-c', 'echo "console of the test machine"; exec cat'];

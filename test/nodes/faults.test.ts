@@ -11,7 +11,7 @@ import { buildTestApp, DIALECTS } from '../helpers/app.ts';
 import { eventsOf, getNode, manualClock, runningNode, settle } from './helpers.ts';
 
 const MINUTE = 60_000;
-const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 
 test('the watchdog decision: boots until more than five fall within fifteen minutes', () => {
   let boots: number[] = [];

@@ -39,7 +39,7 @@ export async function ok(reply: Promise<{ status: number; body: unknown }>): Pro
   return res.body;
 }
 
-const BIN = fileURLToPath(new URL('../../bin/cumulo.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 
 /** The environment a `cumulo` process needs to work on a test app's database. */
 export function cliEnv(app: TestApp, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

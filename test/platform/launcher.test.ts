@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { urlWithSchema } from '../../src/db/postgres.ts';
 import { ADMIN_TOKEN, DIALECTS, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
-import { endProcess, startLaunchedServer, startServerProcess } from '../helpers/server-process.ts';
+import { endProcess, portFree, startLaunchedServer, startServerProcess } from '../helpers/server-process.ts';
 
 const LAUNCHERS = [
   ['npm', 'start'],
@@ -21,18 +20,6 @@ async function waitUntil(what: string, check: () => Promise<boolean> | boolean):
     if (Date.now() > deadline) assert.fail(`${what} within ${GONE_WITHIN_MS / 1000} s`);
     await sleep(100);
   }
-}
-
-/** Nothing accepts connections on the port any more. */
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 /** The process has ended (an exit its parent has yet to collect counts as ended). */

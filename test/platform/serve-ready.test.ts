@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN_TOKEN, tempDir } from '../helpers/app.ts';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.ts');
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 
 test('serve --port 0 --print-url --ready-file: a script learns where Cumulo listens from its first line, or from a file written whole', async (t) => {
   const dataDir = tempDir(t);

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { RECIPES } from '../../compute/images/recipes.ts';
 import { overlaps, parseCidr } from '../../net/cidr.ts';
+import { PACKAGE_ROOT } from '../../package-root.ts';
 
 export const NODE_TYPE_CLASSES = ['nanode', 'standard', 'dedicated', 'gpu', 'highmem'] as const;
 export const KERNEL_ARCHITECTURES = ['x86_64', 'i386'] as const;
@@ -80,7 +81,7 @@ export type NodeTypeDataT = Static<typeof NodeTypeData>;
 export type KernelDataT = Static<typeof KernelData>;
 export type PublicImageDataT = Static<typeof PublicImageData>;
 
-export const DEFAULT_CATALOG_PATH = fileURLToPath(new URL('../../../catalog/default.json', import.meta.url));
+export const DEFAULT_CATALOG_PATH = join(PACKAGE_ROOT, 'catalog', 'default.json');
 
 /** The offer: regions, node types, kernels and public images, read from a replaceable data file. */
 export class Catalog {

@@ -109,7 +109,7 @@ export async function getNodes(ctx: Context, scope: AccountScope, request: PageR
  * The page getNodes gives, as the JSON text the list route sends. On SQLite the database writes it;
  * PostgreSQL's JSON functions cost it three times what the rows cost, so there each node is written
  * from its row's values (nodeJson), with no object made of it. Each way measured faster than the
- * other on its own database (README, the hot path).
+ * other on its own database (docs/benchmark.md, the hot path).
  */
 export async function getNodesPage(ctx: Context, scope: AccountScope, request: PageRequest): Promise<JsonPage> {
   if (ctx.dbKind !== 'postgres') return listNodesJson(ctx.db, scope, request);

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { type DocBlock, docBlocks } from '../helpers/doc-blocks.ts';
+import { portFree, startLaunchedServer } from '../helpers/server-process.ts';
+import { needs, systemTool } from '../helpers/system-tools.ts';
+
+/**
+ * Cumulo as a new user gets it: the tarball `npm pack` makes, installed in an empty folder far from
+ * the repository, with nothing but npm and the machine's own Node.js on PATH. Its commands run there,
+ * and so does every block of README.md and docs/ marked runnable (```sh run), each page in a network
+ * namespace of its own so that its 127.0.0.1:8080 is its own; ```lang file=<path> blocks of the same
+ * page are written into the page's folder first (the examples the runnable blocks run), and `dir=<name>`
+ * puts a block's file, or runs its commands, in a folder of that name there. A block inside an HTML
+ * comment runs too, unseen by readers: the setup a reader did by hand (a server started in another
+ * terminal). `npm install && npm start` in a checkout is .ci/run's to check, not this test's.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const PAGES = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const exec = promisify(execFile);
+/** A page's blocks together, servers started and examples' test runs included. */
+const PAGE_TIMEOUT_MS = 240_000;
+/** The user's PATH: the machine's, without a Node.js or tools installed from npm (as `npm test` adds them). */
+const USER_PATH = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .filter((dir) => !/node_modules[\\/](\.bin|node[\\/]bin)$/.test(dir))
+  .join(path.delimiter);
+/** The environment of the user's commands: no Cumulo settings of the one running the tests. */
+const USER_ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CUMULO_|DATABASE_URL$|PORT$|HOST$|LOG_)/.test(k))),
+  PATH: USER_PATH,
+  NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+  NPM_CONFIG_FUND: 'false',
+  NPM_CONFIG_AUDIT: 'false',
+};
+const VITEST_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }
+).version;
+
+const runnable = (page: string) =>
+  docBlocks(path.join(ROOT, page)).filter((b) => b.attrs.run === true || typeof b.attrs.file === 'string');
+
+describe('a new user with the packed package', { timeout: 600_000 }, () => {
+  let work: string;
+  let project: string;
+  let version: string;
+  /** A .curlrc for the pages' commands: a request answered with an error fails its page, naming the status. */
+  let curlHome: string;
+
+  before(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-new-user-'));
+    // prepack builds dist/ from src/; prepare builds the console when its sources changed.
+    const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      env: USER_ENV,
+      maxBuffer: 64 << 20,
+    });
+    const [{ filename, version: packedVersion }] = JSON.parse(packed.stdout) as [{ filename: string; version: string }];
+    version = packedVersion;
+    curlHome = path.join(work, 'curl');
+    fs.mkdirSync(curlHome);
+    fs.writeFileSync(path.join(curlHome, '.curlrc'), 'fail\nshow-error\n');
+    project = path.join(work, 'project');
+    fs.mkdirSync(project);
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: 'my-tool', private: true, type: 'module' })}\n`,
+    );
+    // What the npm cache holds from the repository's own install is taken from there.
+    await exec('npm', ['install', '--prefer-offline', path.join(work, filename), `vitest@${VITEST_VERSION}`], {
+      cwd: project,
+      env: USER_ENV,
+    });
+  });
+  after(() => {
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test('holds its build, catalog and console, and no sources', () => {
+    const installed = path.join(project, 'node_modules', 'cumulo');
+    for (const file of [
+      'bin/cumulo.js',
+      'dist/start-cumulo.js',
+      'dist/start-cumulo.d.ts',
+      'catalog/default.json',
+      'console/dist/index.html',
+    ]) {
+      assert.ok(fs.existsSync(path.join(installed, file)), file);
+    }
+    assert.equal(fs.existsSync(path.join(installed, 'src')), false);
+    assert.equal(fs.existsSync(path.join(installed, 'test')), false);
+  });
+
+  test('npx cumulo: version, serve, a token, a request, the console, stop', async () => {
+    assert.equal((await exec('npx', ['cumulo', '--version'], { cwd: project, env: USER_ENV })).stdout.trim(), version);
+    const dataDir = path.join(work, 'data');
+    const env = { ...USER_ENV, CUMULO_DATA_DIR: dataDir };
+    const server = await startLaunchedServer(['npx', 'cumulo', 'serve'], env, project);
+    try {
+      const token = (
+        await exec('npx', ['cumulo', 'token', 'create', '--username', 'admin'], { cwd: project, env })
+      ).stdout.trim();
+      const profile = await fetch(`${server.baseUrl}/v4/profile`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(profile.status, 200);
+      assert.equal(((await profile.json()) as { username: string }).username, 'admin');
+      const ready = (await (await fetch(`${server.baseUrl}/readyz`)).json()) as { status: string; version: string };
+      assert.deepEqual([ready.status, ready.version], ['ready', version]);
+      assert.match(await (await fetch(`${server.baseUrl}/`)).text(), /<div id="root">/);
+    } finally {
+      // Ctrl-C: SIGINT to the terminal's foreground group, npx and the server in it.
+      process.kill(-(server.child.pid as number), 'SIGINT');
+    }
+    await server.exited;
+    const port = Number(new URL(server.baseUrl).port);
+    for (let waited = 0; !(await portFree(port)); waited += 100) {
+      assert.ok(waited < 20_000, `port ${port} still taken 20 s after Ctrl-C:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(fs.existsSync(path.join(dataDir, 'cumulo.sqlite')), 'its data is in the data dir it was given');
+  });
+
+  for (const page of PAGES) {
+    const blocks = runnable(page);
+    if (!blocks.some((b) => b.attrs.run === true)) continue;
+    test(`${page}: its runnable blocks`, needs('ip', 'curl', 'jq', 'openssl', 'pytest-3'), async (t) => {
+      if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
+      await runPage(page, blocks, path.join(project, page.replace(/\W+/g, '-')), { ...USER_ENV, CURL_HOME: curlHome });
+    });
+  }
+});
+
+/**
+ * Writes the page's file blocks into `dir` (inside the project, so that its packages resolve), then
+ * runs its runnable blocks in order as one bash script there (set -euo pipefail), in a network
+ * namespace of its own with only loopback; whatever the script left running in it is ended after.
+ */
+async function runPage(page: string, blocks: readonly DocBlock[], dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const block of blocks) {
+    if (typeof block.attrs.file !== 'string') continue;
+    const file = path.join(dir, blockDir(block), block.attrs.file);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, block.body);
+  }
+  // Each block says where it is and when it starts, in the output shown when the page fails.
+  const script = blocks
+    .filter((b) => b.attrs.run === true)
+    .map((b) => {
+      const body = blockDir(b) === '.' ? b.body : `mkdir -p ${blockDir(b)}\n(cd ${blockDir(b)}\n${b.body})\n`;
+      return `echo "### ${page}:${b.line} at \${SECONDS} s"\n${body}`;
+    })
+    .join('\n');
+  const ip = systemTool('ip');
+  const netns = `cumulo-docs-${process.pid}-${path.basename(dir)}`.slice(0, 60);
+  // Output to a file, not a pipe: a server a block leaves running would hold a pipe open to the end.
+  const output = path.join(dir, 'page-output.log');
+  const outFd = fs.openSync(output, 'w');
+  await exec(ip, ['netns', 'add', netns]);
+  try {
+    await exec(ip, ['-n', netns, 'link', 'set', 'lo', 'up']);
+    const child = spawn(ip, ['netns', 'exec', netns, 'bash', '-euo', 'pipefail', '-c', script], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', outFd, outFd],
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), PAGE_TIMEOUT_MS);
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    clearTimeout(timer);
+    assert.equal(code, 0, `${page}: a runnable block failed (${signal ?? `exit ${code}`}):\n${fs.readFileSync(output, 'utf8')}`);
+  } finally {
+    fs.closeSync(outFd);
+    await endNamespace(ip, netns);
+  }
+}
+
+/** The folder, under the page's, that a block's `dir=` names: its files go there, its commands run there. */
+function blockDir(block: DocBlock): string {
+  const dir = typeof block.attrs.dir === 'string' ? block.attrs.dir : '.';
+  assert.match(dir, /^[\w.-]+$/, `${block.page}:${block.line}: dir= names a folder of the page's`);
+  return dir;
+}
+
+/** Ends every process still in `netns` (a server a block left running), then the namespace. */
+async function endNamespace(ip: string, netns: string): Promise<void> {
+  for (const signal of ['SIGTERM', 'SIGTERM', 'SIGTERM', 'SIGKILL'] as const) {
+    const pids = (await exec(ip, ['netns', 'pids', netns])).stdout.split('\n').filter(Boolean).map(Number);
+    if (pids.length === 0) break;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {}
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  await exec(ip, ['netns', 'del', netns]);
+}
