@@ -76,7 +76,17 @@ const args = process.argv.slice(2);
 const whole = !args.some((a) => !a.startsWith('-'));
 const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-processes-')) : undefined;
 const all = whole ? testFiles('test').sort() : [];
-const groups = [...longFirst(all).map((f) => [f]), ...batches(all.filter((f) => !isLong(f)))];
+// The files that change the host's network take turns (their nodes get the same addresses: the bridge
+// lock of test/helpers/real-nodes.ts), so they run one after another in one process: each in a
+// process of its own held one of the three places below while it waited for its turn.
+const networkFiles = longFirst(all).filter(changesHostNetwork);
+const groups = [
+  ...(networkFiles.length > 0 ? [networkFiles] : []),
+  ...longFirst(all)
+    .filter((f) => !changesHostNetwork(f))
+    .map((f) => [f]),
+  ...batches(all.filter((f) => !isLong(f))),
+];
 const files = batchDir ? processModules(groups, batchDir) : [];
 // Each test file is a process that loads most of the service, and many start `cumulo` processes:
 // compiled modules cached on disk make every start after the first faster.

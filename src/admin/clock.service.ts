@@ -1,14 +1,6 @@
 import type { Context } from '../context.ts';
 import { toTimestamp } from '../time/timestamp.ts';
-
-export interface ClockView {
-  /** Service-clock time. */
-  now: string;
-  /** How far the operator has moved the service clock, in total. */
-  offset_seconds: number;
-  /** With a seed the clock is logical: it moves only by requests and advances. */
-  logical: boolean;
-}
+import type { ClockView } from './clock-view.ts';
 
 export function clockView(ctx: Context): ClockView {
   return {

@@ -3,7 +3,8 @@ import { countRows } from '../db/table-data.ts';
 import { describeTables } from '../db/tables.ts';
 import { countJobsByStatus } from '../jobs/queue.ts';
 import { VERSION } from '../version.ts';
-import { type ClockView, clockView } from './clock.service.ts';
+import { clockView } from './clock.service.ts';
+import type { ClockView } from './clock-view.ts';
 import { type FaultsView, listFaults } from './faults.service.ts';
 import { listTransitions, type TransitionView } from './transitions.service.ts';
 

@@ -102,6 +102,30 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     assert.equal(fs.existsSync(path.join(installed, 'test')), false);
   });
 
+  test('its types: a TypeScript project checks against them, and a wrong use is an error', async () => {
+    const dir = path.join(project, 'typescript');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2024', module: 'nodenext', strict: true, noEmit: true, types: [] } }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'setup.ts'),
+      [
+        "import { type RunningCumulo, startCumulo } from 'cumulo';",
+        "const cumulo: RunningCumulo = await startCumulo({ env: { CUMULO_TIME_SCALE: '0.01' } });",
+        'const url: string = cumulo.url;',
+        '// @ts-expect-error the URL is a string',
+        'const port: number = cumulo.url;',
+        'await cumulo.advanceClock(60).then((clock) => clock.now.toUpperCase());',
+        'export { port, url };',
+        '',
+      ].join('\n'),
+    );
+    // The repository's TypeScript stands for the one the user's project has.
+    await exec(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir, env: USER_ENV });
+  });
+
   test('npx cumulo: version, serve, a token, a request, the console, stop', async () => {
     assert.equal((await exec('npx', ['cumulo', '--version'], { cwd: project, env: USER_ENV })).stdout.trim(), version);
     const dataDir = path.join(work, 'data');
@@ -193,15 +217,15 @@ function blockDir(block: DocBlock): string {
 
 /** Ends every process still in `netns` (a server a block left running), then the namespace. */
 async function endNamespace(ip: string, netns: string): Promise<void> {
-  for (const signal of ['SIGTERM', 'SIGTERM', 'SIGTERM', 'SIGKILL'] as const) {
-    const pids = (await exec(ip, ['netns', 'pids', netns])).stdout.split('\n').filter(Boolean).map(Number);
-    if (pids.length === 0) break;
-    for (const pid of pids) {
+  const pids = async () => (await exec(ip, ['netns', 'pids', netns])).stdout.split('\n').filter(Boolean).map(Number);
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    for (const pid of await pids()) {
       try {
         process.kill(pid, signal);
       } catch {}
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    // A server closes gracefully in well under a second; one that takes 5 s is killed.
+    for (let waited = 0; waited < 5000 && (await pids()).length > 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
   }
   await exec(ip, ['netns', 'del', netns]);
 }
