@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -18,7 +19,7 @@ import { needs, systemTool } from '../helpers/system-tools.ts';
  * page are written into the page's folder first (the examples the runnable blocks run), and `dir=<name>`
  * puts a block's file, or runs its commands, in a folder of that name there. A block inside an HTML
  * comment runs too, unseen by readers: the setup a reader did by hand (a server started in another
- * terminal). `npm install && npm start` in a checkout is .ci/run's to check, not this test's.
+ * terminal). The machine's PostgreSQL answers at 127.0.0.1:5432 in the namespace too. `npm install && npm start` in a checkout is .ci/run's to check, not this test's.
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PAGES = [
@@ -154,6 +155,29 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     assert.ok(fs.existsSync(path.join(dataDir, 'cumulo.sqlite')), 'its data is in the data dir it was given');
   });
 
+  test(
+    'npx cumulo images build busybox: the recipe builds and is listed as built',
+    needs('mmdebstrap', 'mke2fs', 'debugfs'),
+    async (t) => {
+      if (process.getuid?.() !== 0) return t.skip('building an image needs root');
+      const env = { ...USER_ENV, CUMULO_DATA_DIR: path.join(work, 'images-data') };
+      const built = JSON.parse((await exec('npx', ['cumulo', 'images', 'build', 'busybox'], { cwd: project, env })).stdout) as {
+        images: string[];
+      };
+      assert.deepEqual(built.images, ['node/busybox']);
+      const listed = JSON.parse((await exec('npx', ['cumulo', 'images'], { cwd: project, env })).stdout) as {
+        data: { recipe: string; built: boolean }[];
+      };
+      assert.deepEqual(
+        listed.data.map((i) => [i.recipe, i.built]),
+        [
+          ['debian12', false],
+          ['busybox', true],
+        ],
+      );
+    },
+  );
+
   for (const page of PAGES) {
     const blocks = runnable(page);
     if (!blocks.some((b) => b.attrs.run === true)) continue;
@@ -191,8 +215,10 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
   const output = path.join(dir, 'page-output.log');
   const outFd = fs.openSync(output, 'w');
   await exec(ip, ['netns', 'add', netns]);
+  let postgres: { close(): void } | undefined;
   try {
     await exec(ip, ['-n', netns, 'link', 'set', 'lo', 'up']);
+    postgres = await postgresInto(ip, netns, path.join(dir, 'postgres.sock'));
     const child = spawn(ip, ['netns', 'exec', netns, 'bash', '-euo', 'pipefail', '-c', script], {
       cwd: dir,
       env,
@@ -205,7 +231,33 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
   } finally {
     fs.closeSync(outFd);
     await endNamespace(ip, netns);
+    postgres?.close();
   }
+}
+
+/**
+ * The machine's PostgreSQL at 127.0.0.1:5432 inside `netns` too, as the pages that use one expect
+ * it: a forwarder in the namespace passes each connection through a Unix socket (which crosses
+ * namespaces) to one here, which connects to the real port.
+ */
+async function postgresInto(ip: string, netns: string, socket: string) {
+  const host = net.createServer((conn) => {
+    const real = net.connect(5432, '127.0.0.1');
+    conn.pipe(real).pipe(conn);
+    conn.on('error', () => real.destroy());
+    real.on('error', () => conn.destroy());
+  });
+  await new Promise<void>((resolve) => host.listen(socket, resolve));
+  const forwarder = `const net = require('node:net');
+net.createServer((conn) => {
+  const up = net.connect(${JSON.stringify(socket)});
+  conn.pipe(up).pipe(conn);
+  conn.on('error', () => up.destroy());
+  up.on('error', () => conn.destroy());
+}).listen(5432, '127.0.0.1', () => console.log('listening'));`;
+  const inside = spawn(ip, ['netns', 'exec', netns, process.execPath, '-e', forwarder], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(inside.stdout, 'data');
+  return { close: () => host.close() };
 }
 
 /** The folder, under the page's, that a block's `dir=` names: its files go there, its commands run there. */
