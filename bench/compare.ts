@@ -40,13 +40,18 @@ const env: Record<string, string> = {
   NODE_OPTIONS: '--max-semi-space-size=16',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };
+/** The `cumulo` command of the tree to compare with: bin/cumulo.ts before the package (0.1.0), bin/cumulo.js since. */
+function beforeBin(tree: string): string {
+  const bin = ['bin/cumulo.js', 'bin/cumulo.ts'].map((f) => path.join(tree, f)).find((f) => fs.existsSync(f));
+  if (bin === undefined) throw new Error(`no bin/cumulo.js or bin/cumulo.ts in ${tree}`);
+  return bin;
+}
 const logs = fs.mkdtempSync(path.join(dataDir, '..', 'cumulo-compare-'));
 const servers = {
   before: await startProcess(env, {
     core: 0,
     logFile: path.join(logs, 'before.log'),
-    // Revisions before 0.1.0's package started from bin/cumulo.ts.
-    script: ['bin/cumulo.js', 'bin/cumulo.ts'].map((f) => path.join(beforeTree, f)).find((f) => fs.existsSync(f)),
+    script: beforeBin(beforeTree),
   }),
   after: await startProcess(
     {

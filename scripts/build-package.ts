@@ -12,4 +12,5 @@ fs.rmSync(path.join(ROOT, 'dist'), { recursive: true, force: true });
 const tsc = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', path.join(ROOT, 'tsconfig.build.json')], {
   stdio: 'inherit',
 });
+if (tsc.error) throw tsc.error;
 process.exit(tsc.status ?? 1);

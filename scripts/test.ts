@@ -23,6 +23,7 @@ const SLOWEST = [
   'test/compute/real-nodes-debian.test.ts',
   'test/console/nodes.test.ts',
   'test/console/node-parts.test.ts',
+  'test/package/new-user.test.ts',
 ];
 /** The other files run this many to a process (see batches). */
 const FILES_PER_PROCESS = 10;
@@ -76,9 +77,9 @@ const args = process.argv.slice(2);
 const whole = !args.some((a) => !a.startsWith('-'));
 const batchDir = whole ? fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-test-processes-')) : undefined;
 const all = whole ? testFiles('test').sort() : [];
-// The files that change the host's network take turns (their nodes get the same addresses: the bridge
-// lock of test/helpers/real-nodes.ts), so they run one after another in one process: each in a
-// process of its own held one of the three places below while it waited for its turn.
+// The files that change the host's network take turns anyway (their nodes get the same addresses: the
+// bridge lock of test/helpers/real-nodes.ts), so they run one after another in one process, which
+// holds one place of the run, not one each.
 const networkFiles = longFirst(all).filter(changesHostNetwork);
 const groups = [
   ...(networkFiles.length > 0 ? [networkFiles] : []),

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * The folder that holds Cumulo's package.json, catalog/ and console/dist: a checkout's root, where
- * the code runs from src/, or an installed package's, where it runs from dist/src/. Every file the
+ * the code runs from src/, or an installed package's, where it runs from dist/. Every file the
  * server reads from its own package is found from here, never from the working directory.
  */
 function packageRoot(from: string): string {

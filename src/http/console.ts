@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { API_PREFIX } from './openapi.ts';
 
-/** Where `npm install` (the prepare script, scripts/build-console.ts) puts the web console. */
+/** The web console's build: made by `npm install` in a checkout (scripts/build-console.ts), shipped in the package. */
 export const CONSOLE_DIST = path.join(PACKAGE_ROOT, 'console', 'dist');
 
 /** Whether the console's build is there to serve (else `/` says how to build it). */

@@ -25,7 +25,9 @@ export function docBlocks(page: string): DocBlock[] {
     );
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !(lines[i] as string).trimStart().startsWith(fence); i++) body.push(lines[i] as string);
+    // Closed by a fence of the same character, at least as long, with nothing after it.
+    const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+    for (i++; i < lines.length && !close.test(lines[i] as string); i++) body.push(lines[i] as string);
     blocks.push({ page, line: start + 1, lang, attrs, body: `${body.join('\n')}\n` });
   }
   return blocks;

@@ -18,8 +18,8 @@ import { machineFiles, machinesDir } from '../../src/compute/qemu/data-layout.ts
 import { killQemu, livePid } from '../../src/compute/qemu/qemu-process.ts';
 import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
 import { storePublicImage } from '../../src/domain/images/public-image-data.ts';
+import { holdLockFile } from '../../src/lock-file.ts';
 import { ADMIN_TOKEN, tempDir } from './app.ts';
-import { alive } from './pg-databases.ts';
 import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
 import { systemTool } from './system-tools.ts';
 
@@ -63,6 +63,9 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     CUMULO_ADMIN_TOKEN: ADMIN_TOKEN,
     CUMULO_COMPUTE: 'qemu',
     CUMULO_COMPUTE_MEMORY: '4096',
+    // Disks are sparse files the tests barely write: promised at their full sizes they would need
+    // tens of GB free on the machine (one test's nodes promise 75 GB), which a test run cannot count on.
+    CUMULO_DISK_OVERCOMMIT: '20',
     CUMULO_WORKER_POLL_MS: '50',
     ...env,
   };
@@ -118,41 +121,23 @@ export async function storeBusybox(cloud: RealCloud): Promise<void> {
 /** Held by the test whose bridge cloud runs: every cloud gives its nodes the same addresses, and two sets of host routes to them would clash. */
 const BRIDGE_LOCK = path.join(os.tmpdir(), 'cumulo-test-bridge.lock');
 
-/** Waits until no other test process runs a bridge cloud (a lock file naming its pid; a dead holder's is taken over). */
-async function holdBridgeLock(): Promise<void> {
-  for (;;) {
-    try {
-      fs.writeFileSync(BRIDGE_LOCK, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(fs.readFileSync(BRIDGE_LOCK, 'utf8'));
-      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) fs.rmSync(BRIDGE_LOCK, { force: true });
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
-function releaseBridgeLock(): void {
-  fs.rmSync(BRIDGE_LOCK, { force: true });
-}
-
 /**
  * A cloud in bridge networking with a namespace of its own (removed after the cloud's machines) and
  * the busybox image built: what the bridge tests start from, one at a time. Bridge networking needs root.
  */
 export async function startBridgeCloud(t: TestContext, env: Record<string, string> = {}): Promise<RealCloud & { netns: string }> {
-  await holdBridgeLock();
+  // Waits until no other test process runs a bridge cloud.
+  const release = await holdLockFile(BRIDGE_LOCK);
   try {
     const netns = `cumulo-t-${randomInt(1 << 24).toString(16)}`;
     const cloud = await startRealCloud(t, { CUMULO_NODE_NETWORK: 'bridge', CUMULO_NODE_NETNS: netns, ...env });
     // After the cloud's own hook, which ends its machines; the lock last, once the routes are gone.
     t.after(() => removeBridgeNamespace(netns));
-    t.after(releaseBridgeLock);
+    t.after(release);
     await storeBusybox(cloud);
     return { ...cloud, netns };
   } catch (error) {
-    releaseBridgeLock();
+    release();
     throw error;
   }
 }

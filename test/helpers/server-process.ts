@@ -61,16 +61,21 @@ export async function startServerProcess(
 /**
  * Starts the server through a launcher such as `npm start` or `npx cumulo serve` (`command`, run in
  * the repository unless `cwd` says where), as the leader of a process group of its own that the test
- * may end whole.
+ * may end whole. With `wholeEnv`, `env` is its whole environment (with the port), not added to this
+ * process's.
  */
-export async function startLaunchedServer(command: string[], env: Record<string, string>, cwd = ROOT): Promise<ServerProcess> {
-  return startServer(command, env, { cwd, detached: true });
+export async function startLaunchedServer(
+  command: string[],
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; wholeEnv?: boolean } = {},
+): Promise<ServerProcess> {
+  return startServer(command, env, { cwd: options.cwd ?? ROOT, detached: true, wholeEnv: options.wholeEnv ?? false });
 }
 
 async function startServer(
   [file, ...args]: string[],
-  env: Record<string, string>,
-  options: { logFile?: string | undefined; cwd?: string; detached?: boolean },
+  env: Record<string, string | undefined>,
+  options: { logFile?: string | undefined; cwd?: string; detached?: boolean; wholeEnv?: boolean },
 ): Promise<ServerProcess> {
   if (file === undefined) throw new Error('no command');
   const { logFile } = options;
@@ -78,14 +83,16 @@ async function startServer(
   let out = '';
   const logFd = logFile === undefined ? undefined : fs.openSync(logFile, 'a');
   const child = spawn(file, args, {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      CUMULO_PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
-      ...env,
-    },
+    env: options.wholeEnv
+      ? { ...env, PORT: String(port), HOST: '127.0.0.1' }
+      : {
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          CUMULO_PASSWORD_HASH_COST: String(TEST_PASSWORD_HASH_COST),
+          ...env,
+        },
     stdio: logFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', logFd, logFd],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     detached: options.detached ?? false,

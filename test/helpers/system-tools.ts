@@ -25,6 +25,8 @@ export const SYSTEM_TOOLS = {
   jq: 'jq',
   openssl: 'openssl',
   'pytest-3': 'python3-pytest',
+  // docs/scale-out.md makes its database with it.
+  createdb: 'postgresql-client',
 } as const;
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS;

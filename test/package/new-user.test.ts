@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { PG_URL } from '../helpers/app.ts';
 import { type DocBlock, docBlocks } from '../helpers/doc-blocks.ts';
 import { portFree, startLaunchedServer } from '../helpers/server-process.ts';
 import { needs, systemTool } from '../helpers/system-tools.ts';
@@ -131,7 +132,7 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     assert.equal((await exec('npx', ['cumulo', '--version'], { cwd: project, env: USER_ENV })).stdout.trim(), version);
     const dataDir = path.join(work, 'data');
     const env = { ...USER_ENV, CUMULO_DATA_DIR: dataDir };
-    const server = await startLaunchedServer(['npx', 'cumulo', 'serve'], env, project);
+    const server = await startLaunchedServer(['npx', 'cumulo', 'serve'], env, { cwd: project, wholeEnv: true });
     try {
       const token = (
         await exec('npx', ['cumulo', 'token', 'create', '--username', 'admin'], { cwd: project, env })
@@ -156,7 +157,7 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
   });
 
   test(
-    'npx cumulo images build busybox: the recipe builds and is listed as built',
+    'npx cumulo images build busybox: the build (the cache the tests share, else made) is stored and listed as built',
     needs('mmdebstrap', 'mke2fs', 'debugfs'),
     async (t) => {
       if (process.getuid?.() !== 0) return t.skip('building an image needs root');
@@ -181,10 +182,14 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
   for (const page of PAGES) {
     const blocks = runnable(page);
     if (!blocks.some((b) => b.attrs.run === true)) continue;
-    test(`${page}: its runnable blocks`, needs('ip', 'curl', 'jq', 'openssl', 'pytest-3'), async (t) => {
-      if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
-      await runPage(page, blocks, path.join(project, page.replace(/\W+/g, '-')), { ...USER_ENV, CURL_HOME: curlHome });
-    });
+    test(
+      `${page}: its runnable blocks`,
+      needs('ip', 'curl', 'jq', 'openssl', 'pytest-3', 'dig', 'createdb', 'python3'),
+      async (t) => {
+        if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
+        await runPage(page, blocks, path.join(project, page.replace(/\W+/g, '-')), { ...USER_ENV, CURL_HOME: curlHome });
+      },
+    );
   }
 });
 
@@ -236,18 +241,19 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
 }
 
 /**
- * The machine's PostgreSQL at 127.0.0.1:5432 inside `netns` too, as the pages that use one expect
- * it: a forwarder in the namespace passes each connection through a Unix socket (which crosses
- * namespaces) to one here, which connects to the real port.
+ * The machine's PostgreSQL (the tests' one) at 127.0.0.1:5432 inside `netns` too, as the pages that
+ * use one expect it: a forwarder in the namespace passes each connection through a Unix socket (which
+ * crosses namespaces) to one here, which connects to the real port.
  */
-async function postgresInto(ip: string, netns: string, socket: string) {
+async function postgresInto(ip: string, netns: string, socket: string): Promise<{ close(): void }> {
+  const real = new URL(PG_URL);
   const host = net.createServer((conn) => {
-    const real = net.connect(5432, '127.0.0.1');
-    conn.pipe(real).pipe(conn);
-    conn.on('error', () => real.destroy());
-    real.on('error', () => conn.destroy());
+    const up = net.connect(Number(real.port || 5432), real.hostname);
+    conn.pipe(up).pipe(conn);
+    conn.on('error', () => up.destroy());
+    up.on('error', () => conn.destroy());
   });
-  await new Promise<void>((resolve) => host.listen(socket, resolve));
+  await new Promise<void>((resolve, reject) => host.once('error', reject).listen(socket, resolve));
   const forwarder = `const net = require('node:net');
 net.createServer((conn) => {
   const up = net.connect(${JSON.stringify(socket)});
@@ -256,8 +262,16 @@ net.createServer((conn) => {
   up.on('error', () => conn.destroy());
 }).listen(5432, '127.0.0.1', () => console.log('listening'));`;
   const inside = spawn(ip, ['netns', 'exec', netns, process.execPath, '-e', forwarder], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await once(inside.stdout, 'data');
-  return { close: () => host.close() };
+  const close = () => {
+    inside.kill('SIGKILL');
+    host.close();
+  };
+  const started = await Promise.race([once(inside.stdout, 'data').then(() => true), once(inside, 'exit').then(() => false)]);
+  if (!started) {
+    close();
+    throw new Error(`the PostgreSQL forwarder in ${netns} ended before it listened`);
+  }
+  return { close };
 }
 
 /** The folder, under the page's, that a block's `dir=` names: its files go there, its commands run there. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { holdLockFile } from '../../lock-file.ts';
 
 /** A bootable image as three files: the ext4 root filesystem and the kernel and initrd to boot it with. */
 export type BootImage = { disk: string; kernel: string; initrd: string };
@@ -41,37 +41,6 @@ function cachedImage(recipe: ImageRecipe, cacheRoot: string = DEFAULT_IMAGE_CACH
   return fs.existsSync(dir) ? imageIn(dir) : undefined;
 }
 
-/** Whether the process a build lock names is still there (a lock being written counts as held). */
-function lockHeld(lock: string): boolean {
-  try {
-    const pid = Number(fs.readFileSync(lock, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - fs.statSync(lock).mtimeMs < 10_000;
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user holds it; ENOENT: released meanwhile (taken as not held).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Waits until no other build of the same recipe runs into this cache (another process, or this one),
- * then holds it: two builds would cost twice the minutes for the same result. A lock whose process
- * has died is taken over. Returns the release.
- */
-async function holdBuildLock(lock: string): Promise<() => void> {
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      return () => fs.rmSync(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (lockHeld(lock)) await sleep(500);
-      else fs.rmSync(lock, { force: true });
-    }
-  }
-}
-
 /**
  * The image `recipe` makes, built under `cacheRoot` or found there from an earlier build of the same
  * recipe. The result appears whole or not at all: it is built aside and renamed into place. A build
@@ -82,18 +51,27 @@ export async function buildImage(recipe: ImageRecipe, cacheRoot: string = DEFAUL
   if (cached) return cached;
   const dir = cacheDir(recipe, cacheRoot);
   fs.mkdirSync(cacheRoot, { recursive: true });
-  const release = await holdBuildLock(`${dir}.lock`);
-  const work = fs.mkdtempSync(path.join(cacheRoot, `cumulo-image-${recipe.name}-build-`));
+  // Two builds of one recipe would cost twice the minutes for the same result: one waits for the other.
+  const release = await holdLockFile(`${dir}.lock`, 500);
   try {
     const built = cachedImage(recipe, cacheRoot);
     if (built) return built;
-    const out = path.join(work, 'out');
-    fs.mkdirSync(out);
-    await recipe.build(work, imageIn(out));
-    fs.renameSync(out, dir);
-    return imageIn(dir);
+    const work = fs.mkdtempSync(path.join(cacheRoot, `cumulo-image-${recipe.name}-build-`));
+    try {
+      const out = path.join(work, 'out');
+      fs.mkdirSync(out);
+      await recipe.build(work, imageIn(out));
+      try {
+        fs.renameSync(out, dir);
+      } catch (error) {
+        // Another process finished the same build first (its lock was taken over): its result is as good.
+        if (!fs.existsSync(dir)) throw error;
+      }
+      return imageIn(dir);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   } finally {
-    fs.rmSync(work, { recursive: true, force: true });
     release();
   }
 }

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a lock's holder may still be there: its process is, or the lock is being written. */
+function holderThere(file: string, content: string): boolean {
+  const pid = Number(content.split(' ')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) {
+    try {
+      return Date.now() - fs.statSync(file).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process is there, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Waits until `file` can be created, then holds it: a lock between the processes of one machine. The
+ * file holds the holder's pid and a token of its own; a lock whose process has ended is taken over,
+ * and the returned release removes the lock only while it is still this holder's.
+ */
+export async function holdLockFile(file: string, pollMs = 200): Promise<() => void> {
+  const token = `${process.pid} ${randomUUID()}`;
+  for (;;) {
+    try {
+      fs.writeFileSync(file, token, { flag: 'wx' });
+      return () => {
+        if (readOrNull(file) === token) fs.rmSync(file, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const held = readOrNull(file);
+    if (held === null) continue;
+    if (holderThere(file, held)) {
+      await sleep(pollMs);
+      continue;
+    }
+    // Moved aside, not removed: of waiters that saw the same ended holder, one takes it; one that
+    // moved a newer holder's lock instead puts it back.
+    const aside = `${file}.${token.replace(' ', '-')}`;
+    try {
+      fs.renameSync(file, aside);
+    } catch {
+      continue;
+    }
+    if (readOrNull(aside) !== held) {
+      try {
+        fs.linkSync(aside, file);
+      } catch {}
+    }
+    fs.rmSync(aside, { force: true });
+  }
+}
