@@ -1,5 +1,5 @@
 import { parseAddress } from '../../net/cidr.ts';
-import type { NodeRuleset, RulesetChain } from './node-ruleset.ts';
+import type { NodeRuleset } from './node-ruleset.ts';
 
 /**
  * The nftables tables of a machine in the bridge namespace, named `machineTable(key)` in two families.
@@ -190,10 +190,6 @@ export function dropMachineTablesText(table: string): string {
   );
 }
 
-function chainBody(name: string, ruleset: RulesetChain): string[] {
-  return chain(name, [...ruleset.rules, ruleset.policy]);
-}
-
 /** Replaces the machine's firewall (null: none, everything passes), in one transaction. */
 export function firewallText(table: string, ruleset: NodeRuleset | null): string {
   const flush = [`flush chain inet ${table} inbound`, `flush chain inet ${table} outbound`];
@@ -201,8 +197,8 @@ export function firewallText(table: string, ruleset: NodeRuleset | null): string
   return [
     ...flush,
     `table inet ${table} {`,
-    ...chainBody('inbound', ruleset.inbound),
-    ...chainBody('outbound', ruleset.outbound),
+    ...chain('inbound', [...ruleset.inbound.rules, ruleset.inbound.policy]),
+    ...chain('outbound', [...ruleset.outbound.rules, ruleset.outbound.policy]),
     '}',
     '',
   ].join('\n');
