@@ -18,6 +18,7 @@ export const SYSTEM_TOOLS = {
   debugfs: 'e2fsprogs',
   ip: 'iproute2',
   bridge: 'iproute2',
+  nsenter: 'util-linux',
   // Guests stood for by network namespaces forge frames with it (test/helpers/raw-frames.ts).
   python3: 'python3',
   // The runnable blocks of README.md and docs/ (test/package/new-user.test.ts) call these, as readers do.

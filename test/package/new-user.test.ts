@@ -7,10 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { busybox } from '../../src/compute/images/busybox.ts';
+import { buildImage, DEFAULT_IMAGE_CACHE } from '../../src/compute/images/recipe.ts';
+import { installationNetns } from '../../src/compute/qemu/bridge-names.ts';
 import { PG_URL } from '../helpers/app.ts';
 import { type DocBlock, docBlocks } from '../helpers/doc-blocks.ts';
+import { killMachinesUnder } from '../helpers/real-nodes.ts';
 import { portFree, startLaunchedServer } from '../helpers/server-process.ts';
-import { needs, systemTool } from '../helpers/system-tools.ts';
+import { needs, type SystemTool, systemTool } from '../helpers/system-tools.ts';
 
 /**
  * Cumulo as a new user gets it: the tarball `npm pack` makes, installed in an empty folder far from
@@ -31,6 +35,12 @@ const PAGES = [
     .map((f) => `docs/${f}`),
 ];
 const exec = promisify(execFile);
+/** What the pages' blocks call, and what runs them. */
+const PAGE_TOOLS: readonly SystemTool[] = [
+  ...['ip', 'nsenter', 'curl', 'jq', 'openssl', 'pytest-3', 'dig', 'createdb', 'python3'],
+  // docs/real-nodes.md: real nodes, in user and bridge networking.
+  ...['qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen', 'nft'],
+] as const;
 /** A page's blocks together, servers started and examples' test runs included. */
 const PAGE_TIMEOUT_MS = 240_000;
 /** The user's PATH: the machine's, without a Node.js or tools installed from npm (as `npm test` adds them). */
@@ -182,14 +192,14 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
   for (const page of PAGES) {
     const blocks = runnable(page);
     if (!blocks.some((b) => b.attrs.run === true)) continue;
-    test(
-      `${page}: its runnable blocks`,
-      needs('ip', 'curl', 'jq', 'openssl', 'pytest-3', 'dig', 'createdb', 'python3'),
-      async (t) => {
-        if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
-        await runPage(page, blocks, path.join(project, page.replace(/\W+/g, '-')), { ...USER_ENV, CURL_HOME: curlHome });
-      },
-    );
+    test(`${page}: its runnable blocks`, needs(...PAGE_TOOLS), async (t) => {
+      if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
+      // The page's namespace has no way out to Debian's mirror, as a reader's machine has: the images
+      // its blocks build are built here first, into the cache the builds share.
+      if (blocks.some((b) => b.attrs.run === true && /images build busybox/.test(b.body)))
+        await buildImage(busybox, DEFAULT_IMAGE_CACHE);
+      await runPage(page, blocks, path.join(project, page.replace(/\W+/g, '-')), { ...USER_ENV, CURL_HOME: curlHome });
+    });
   }
 });
 
@@ -223,8 +233,13 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
   let postgres: { close(): void } | undefined;
   try {
     await exec(ip, ['-n', netns, 'link', 'set', 'lo', 'up']);
+    // An address of the page's own, as a reader's machine has one on its network: bridged nodes are
+    // reached from it (a namespace with loopback alone has no source address for them).
+    await exec(ip, ['-n', netns, 'address', 'add', '198.51.100.1/32', 'dev', 'lo']);
     postgres = await postgresInto(ip, netns, path.join(dir, 'postgres.sock'));
-    const child = spawn(ip, ['netns', 'exec', netns, 'bash', '-euo', 'pipefail', '-c', script], {
+    // nsenter, not `ip netns exec`: the page keeps the machine's mounts, so that a namespace the page
+    // makes (bridge networking's) is seen, and removed, from here.
+    const child = spawn(systemTool('nsenter'), [`--net=/run/netns/${netns}`, 'bash', '-euo', 'pipefail', '-c', script], {
       cwd: dir,
       env,
       stdio: ['ignore', outFd, outFd],
@@ -232,12 +247,30 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
     const timer = setTimeout(() => child.kill('SIGKILL'), PAGE_TIMEOUT_MS);
     const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
     clearTimeout(timer);
-    assert.equal(code, 0, `${page}: a runnable block failed (${signal ?? `exit ${code}`}):\n${fs.readFileSync(output, 'utf8')}`);
+    assert.equal(
+      code,
+      0,
+      `${page}: a runnable block failed (${signal ?? `exit ${code}`}):\n${fs.readFileSync(output, 'utf8')}${logTails(dir)}`,
+    );
   } finally {
     fs.closeSync(outFd);
+    // Machines outlive their server, and in bridge networking run in a namespace of their own.
+    const dataDir = path.join(dir, 'data');
+    await killMachinesUnder(dataDir);
     await endNamespace(ip, netns);
+    if ((await exec(ip, ['netns', 'list'])).stdout.split('\n').some((l) => l.split(' ')[0] === installationNetns(dataDir)))
+      await exec(ip, ['netns', 'del', installationNetns(dataDir)]);
     postgres?.close();
   }
+}
+
+/** The last lines of the logs a page's blocks wrote (a server's), for a failure's message. */
+function logTails(dir: string): string {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.log') && f !== 'page-output.log')
+    .map((f) => `\n--- the end of ${f}:\n${fs.readFileSync(path.join(dir, f), 'latin1').split('\n').slice(-40).join('\n')}`)
+    .join('');
 }
 
 /**
