@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DIALECTS } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
 import {
@@ -11,6 +10,7 @@ import {
   confirmDialog,
   consoleServer,
   launch,
+  PAGE_DIALECTS,
   shotBothWidths,
   signIn,
   toast,
@@ -75,7 +75,7 @@ async function copies(page: Page, secret: string): Promise<void> {
   assert.equal(await page.evaluate('navigator.clipboard.readText()'), secret);
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`the console's account pages in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { DIALECTS, tempDir } from '../helpers/app.ts';
+import { tempDir } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
-import { confirmDialog, consoleServer, launch, shotBothWidths, signIn, toast, watchedPage } from './browser.ts';
+import { confirmDialog, consoleServer, launch, PAGE_DIALECTS, shotBothWidths, signIn, toast, watchedPage } from './browser.ts';
 
 const LIVE = { timeout: 30_000 };
 /** The admin API's token: consoleServer passes this process's environment on, and the admin API sets a user's password. */
@@ -76,7 +76,7 @@ async function column(page: Page, table: string, title: string): Promise<string[
   return page.getByRole('table', { name: table, exact: true }).locator(`td[data-title="${title}"]`).allTextContents();
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`images, StackScripts, managed and tags in the console [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;

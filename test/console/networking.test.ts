@@ -4,10 +4,9 @@ import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Zone } from '../../src/dns/zone.ts';
 import { listenTestNameserver, memorySource } from '../dns/helpers.ts';
-import { DIALECTS } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
-import { confirmDialog, consoleServer, launch, shotBothWidths, signIn, toast, watchedPage } from './browser.ts';
+import { confirmDialog, consoleServer, launch, PAGE_DIALECTS, shotBothWidths, signIn, toast, watchedPage } from './browser.ts';
 
 // The import transfers from a nameserver this test runs on loopback, which tenants may not reach by
 // default; the admin API sets the read-only user's password.
@@ -94,7 +93,7 @@ function fact(page: Page, term: string) {
   return page.locator(`.facts dt:text-is("${term}") + dd`);
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`console: firewalls and domains [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DIALECTS } from '../helpers/app.ts';
 import { backupWindowAwayFromNow } from '../helpers/backup-window.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
@@ -11,6 +10,7 @@ import {
   confirmDialog,
   consoleServer,
   launch,
+  PAGE_DIALECTS,
   SCREENSHOTS,
   shotBothWidths,
   signIn,
@@ -75,7 +75,7 @@ function fakeStats() {
   };
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`a node's parts in the console [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { urlWithSchema } from '../../src/db/postgres.ts';
-import { DIALECTS, type Dialect, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
+import { type Dialect, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
-import { ADMIN_PASSWORD, confirmDialog, launch, shotBothWidths, signIn, watchedPage } from './browser.ts';
+import { ADMIN_PASSWORD, confirmDialog, launch, PAGE_DIALECTS, shotBothWidths, signIn, watchedPage } from './browser.ts';
 
 const LIVE = { timeout: 60_000 };
 const SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE laptop@example';
@@ -123,7 +123,7 @@ async function listShows(page: Page, labels: string[]): Promise<void> {
   assert.deepEqual(shown, labels);
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`the nodes pages in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let env: Record<string, string>;

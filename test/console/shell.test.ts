@@ -1,10 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DIALECTS } from '../helpers/app.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
-import { ADMIN_PASSWORD, assertAccessible, confirmDialog, consoleServer, launch, signIn, toast, watchedPage } from './browser.ts';
+import {
+  ADMIN_PASSWORD,
+  assertAccessible,
+  confirmDialog,
+  consoleServer,
+  launch,
+  PAGE_DIALECTS,
+  signIn,
+  toast,
+  watchedPage,
+} from './browser.ts';
 
 /** The tokens the console keeps in this browser. */
 async function storedTokens(page: Page): Promise<{ access_token: string; refresh_token: string }> {
@@ -37,7 +46,7 @@ function showTab(shown: boolean): string {
 
 const BACKGROUND = 'getComputedStyle(document.documentElement).backgroundColor';
 
-for (const dialect of DIALECTS) {
+for (const dialect of PAGE_DIALECTS) {
   describe(`the console's frame in Chromium [${dialect}]`, needs('chromium-headless-shell'), () => {
     let server: ServerProcess;
     let browser: Browser;
