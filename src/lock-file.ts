@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive } from './process-alive.ts';
 
 function readOrNull(file: string): string | null {
   try {
@@ -20,13 +21,7 @@ function holderThere(file: string, content: string): boolean {
       return false;
     }
   }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process is there, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(pid);
 }
 
 /**

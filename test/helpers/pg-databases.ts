@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
+import { processAlive } from '../../src/process-alive.ts';
 import { randomHex, systemRandom } from '../../src/random.ts';
 
 /*
@@ -85,23 +86,13 @@ function migratedTemplate(base: string): Promise<string> {
   return template;
 }
 
-/** Whether a process of this machine with that pid runs. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Drops the test databases that processes gone left behind (a process ends with those it emptied). */
 async function dropLeftovers(base: string): Promise<void> {
   await withClient(base, async (client) => {
     const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname ~ '^t_[0-9]+_'");
     for (const { datname } of rows) {
       const pid = Number(datname.split('_')[1]);
-      if (!alive(pid)) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+      if (!processAlive(pid)) await client.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
     }
   });
 }

@@ -10,11 +10,12 @@ import { promisify } from 'node:util';
 import { busybox } from '../../src/compute/images/busybox.ts';
 import { buildImage, DEFAULT_IMAGE_CACHE } from '../../src/compute/images/recipe.ts';
 import { installationNetns } from '../../src/compute/qemu/bridge-names.ts';
+import { processAlive } from '../../src/process-alive.ts';
 import { PG_URL } from '../helpers/app.ts';
 import { type DocBlock, docBlocks } from '../helpers/doc-blocks.ts';
 import { killMachinesUnder } from '../helpers/real-nodes.ts';
 import { portFree, startLaunchedServer } from '../helpers/server-process.ts';
-import { needs, type SystemTool, systemTool } from '../helpers/system-tools.ts';
+import { findTool, needs, type SystemTool, systemTool } from '../helpers/system-tools.ts';
 
 /**
  * Cumulo as a new user gets it: the tarball `npm pack` makes, installed in an empty folder far from
@@ -43,6 +44,10 @@ const PAGE_TOOLS: readonly SystemTool[] = [
 ] as const;
 /** A page's blocks together, servers started and examples' test runs included. */
 const PAGE_TIMEOUT_MS = 240_000;
+/** Packing and installing (an npm cache that is empty fetches every dependency), or building busybox. */
+const SETUP_TIMEOUT_MS = 300_000;
+/** One of the package's commands and its checks. */
+const STEP_TIMEOUT_MS = 120_000;
 /** The user's PATH: the machine's, without a Node.js or tools installed from npm (as `npm test` adds them). */
 const USER_PATH = (process.env.PATH ?? '')
   .split(path.delimiter)
@@ -63,43 +68,47 @@ const VITEST_VERSION = (
 const runnable = (page: string) =>
   docBlocks(path.join(ROOT, page)).filter((b) => b.attrs.run === true || typeof b.attrs.file === 'string');
 
-describe('a new user with the packed package', { timeout: 600_000 }, () => {
+describe('a new user with the packed package', () => {
   let work: string;
   let project: string;
   let version: string;
   /** A .curlrc for the pages' commands: a request answered with an error fails its page, naming the status. */
   let curlHome: string;
 
-  before(async () => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-new-user-'));
-    // prepack builds dist/ from src/; prepare builds the console when its sources changed.
-    const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], {
-      cwd: ROOT,
-      env: USER_ENV,
-      maxBuffer: 64 << 20,
-    });
-    const [{ filename, version: packedVersion }] = JSON.parse(packed.stdout) as [{ filename: string; version: string }];
-    version = packedVersion;
-    curlHome = path.join(work, 'curl');
-    fs.mkdirSync(curlHome);
-    fs.writeFileSync(path.join(curlHome, '.curlrc'), 'fail\nshow-error\n');
-    project = path.join(work, 'project');
-    fs.mkdirSync(project);
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      `${JSON.stringify({ name: 'my-tool', private: true, type: 'module' })}\n`,
-    );
-    // What the npm cache holds from the repository's own install is taken from there.
-    await exec('npm', ['install', '--prefer-offline', path.join(work, filename), `vitest@${VITEST_VERSION}`], {
-      cwd: project,
-      env: USER_ENV,
-    });
-  });
+  before(
+    async () => {
+      if (process.getuid?.() === 0 && findTool('ip')) await endNamespacesLeft(systemTool('ip'));
+      work = fs.mkdtempSync(path.join(os.tmpdir(), 'cumulo-new-user-'));
+      // prepack builds dist/ from src/; prepare builds the console when its sources changed.
+      const packed = await exec('npm', ['pack', '--json', '--pack-destination', work], {
+        cwd: ROOT,
+        env: USER_ENV,
+        maxBuffer: 64 << 20,
+      });
+      const [{ filename, version: packedVersion }] = JSON.parse(packed.stdout) as [{ filename: string; version: string }];
+      version = packedVersion;
+      curlHome = path.join(work, 'curl');
+      fs.mkdirSync(curlHome);
+      fs.writeFileSync(path.join(curlHome, '.curlrc'), 'fail\nshow-error\n');
+      project = path.join(work, 'project');
+      fs.mkdirSync(project);
+      fs.writeFileSync(
+        path.join(project, 'package.json'),
+        `${JSON.stringify({ name: 'my-tool', private: true, type: 'module' })}\n`,
+      );
+      // What the npm cache holds from the repository's own install is taken from there.
+      await exec('npm', ['install', '--prefer-offline', path.join(work, filename), `vitest@${VITEST_VERSION}`], {
+        cwd: project,
+        env: USER_ENV,
+      });
+    },
+    { timeout: SETUP_TIMEOUT_MS },
+  );
   after(() => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  test('holds its build, catalog and console, and no sources', () => {
+  test('holds its build, catalog and console, and no sources', { timeout: STEP_TIMEOUT_MS }, () => {
     const installed = path.join(project, 'node_modules', 'cumulo');
     for (const file of [
       'bin/cumulo.js',
@@ -114,7 +123,9 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     assert.equal(fs.existsSync(path.join(installed, 'test')), false);
   });
 
-  test('its types: a TypeScript project checks against them, and a wrong use is an error', async () => {
+  test('its types: a TypeScript project checks against them, and a wrong use is an error', {
+    timeout: STEP_TIMEOUT_MS,
+  }, async () => {
     const dir = path.join(project, 'typescript');
     fs.mkdirSync(dir);
     fs.writeFileSync(
@@ -138,7 +149,7 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     await exec(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir, env: USER_ENV });
   });
 
-  test('npx cumulo: version, serve, a token, a request, the console, stop', async () => {
+  test('npx cumulo: version, serve, a token, a request, the console, stop', { timeout: STEP_TIMEOUT_MS }, async () => {
     assert.equal((await exec('npx', ['cumulo', '--version'], { cwd: project, env: USER_ENV })).stdout.trim(), version);
     const dataDir = path.join(work, 'data');
     const env = { ...USER_ENV, CUMULO_DATA_DIR: dataDir };
@@ -166,33 +177,33 @@ describe('a new user with the packed package', { timeout: 600_000 }, () => {
     assert.ok(fs.existsSync(path.join(dataDir, 'cumulo.sqlite')), 'its data is in the data dir it was given');
   });
 
-  test(
-    'npx cumulo images build busybox: the build (the cache the tests share, else made) is stored and listed as built',
-    needs('mmdebstrap', 'mke2fs', 'debugfs'),
-    async (t) => {
-      if (process.getuid?.() !== 0) return t.skip('building an image needs root');
-      const env = { ...USER_ENV, CUMULO_DATA_DIR: path.join(work, 'images-data') };
-      const built = JSON.parse((await exec('npx', ['cumulo', 'images', 'build', 'busybox'], { cwd: project, env })).stdout) as {
-        images: string[];
-      };
-      assert.deepEqual(built.images, ['node/busybox']);
-      const listed = JSON.parse((await exec('npx', ['cumulo', 'images'], { cwd: project, env })).stdout) as {
-        data: { recipe: string; built: boolean }[];
-      };
-      assert.deepEqual(
-        listed.data.map((i) => [i.recipe, i.built]),
-        [
-          ['debian12', false],
-          ['busybox', true],
-        ],
-      );
-    },
-  );
+  test('npx cumulo images build busybox: the build (the cache the tests share, else made) is stored and listed as built', {
+    ...needs('mmdebstrap', 'mke2fs', 'debugfs'),
+    timeout: SETUP_TIMEOUT_MS,
+  }, async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('building an image needs root');
+    const env = { ...USER_ENV, CUMULO_DATA_DIR: path.join(work, 'images-data') };
+    const built = JSON.parse((await exec('npx', ['cumulo', 'images', 'build', 'busybox'], { cwd: project, env })).stdout) as {
+      images: string[];
+    };
+    assert.deepEqual(built.images, ['node/busybox']);
+    const listed = JSON.parse((await exec('npx', ['cumulo', 'images'], { cwd: project, env })).stdout) as {
+      data: { recipe: string; built: boolean }[];
+    };
+    assert.deepEqual(
+      listed.data.map((i) => [i.recipe, i.built]),
+      [
+        ['debian12', false],
+        ['busybox', true],
+      ],
+    );
+  });
 
   for (const page of PAGES) {
     const blocks = runnable(page);
     if (!blocks.some((b) => b.attrs.run === true)) continue;
-    test(`${page}: its runnable blocks`, needs(...PAGE_TOOLS), async (t) => {
+    // The page's own time, and a busybox build before it.
+    test(`${page}: its runnable blocks`, { ...needs(...PAGE_TOOLS), timeout: PAGE_TIMEOUT_MS + SETUP_TIMEOUT_MS }, async (t) => {
       if (process.getuid?.() !== 0) return t.skip('a page runs in a network namespace of its own, which needs root');
       // The page's namespace has no way out to Debian's mirror, as a reader's machine has: the images
       // its blocks build are built here first, into the cache the builds share.
@@ -312,6 +323,15 @@ function blockDir(block: DocBlock): string {
   const dir = typeof block.attrs.dir === 'string' ? block.attrs.dir : '.';
   assert.match(dir, /^[\w.-]+$/, `${block.page}:${block.line}: dir= names a folder of the page's`);
   return dir;
+}
+
+/** The pages' namespaces a run of this file that was killed left (each is named with its process's pid). */
+async function endNamespacesLeft(ip: string): Promise<void> {
+  const names = (await exec(ip, ['netns', 'list'])).stdout.split('\n').map((line) => line.split(' ')[0] ?? '');
+  for (const name of names) {
+    const pid = /^cumulo-docs-(\d+)-/.exec(name)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) await endNamespace(ip, name);
+  }
 }
 
 /** Ends every process still in `netns` (a server a block left running), then the namespace. */
