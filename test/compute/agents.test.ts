@@ -3,7 +3,6 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { machineFiles } from '../../src/compute/qemu/data-layout.ts';
 import { livePid } from '../../src/compute/qemu/qemu-process.ts';
@@ -22,10 +21,10 @@ import {
   startRealCloud,
   storeBusybox,
 } from '../helpers/real-nodes.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
 
 const run = promisify(execFile);
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 /** Short, so that a killed agent is noticed within seconds. */
 const OFFLINE_MS = 3000;
 const AGENT_SETTINGS = { CUMULO_AGENT_OFFLINE_MS: String(OFFLINE_MS), CUMULO_AGENT_HEARTBEAT_MS: '500' };
@@ -39,7 +38,7 @@ interface Agent {
 }
 
 function spawnAgent(name: string, dataDir: string, env: Record<string, string>): Agent {
-  const child = spawn(process.execPath, [BIN, 'agent', '--host', name], {
+  const child = spawn(process.execPath, [CUMULO_BIN, 'agent', '--host', name], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,7 +69,7 @@ async function startAgent(
     CUMULO_COMPUTE: 'qemu',
     CUMULO_COMPUTE_MEMORY: String(memoryMb),
   };
-  await run(process.execPath, [BIN, 'images', 'build', 'busybox'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
+  await run(process.execPath, [CUMULO_BIN, 'images', 'build', 'busybox'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
   return spawnAgent(name, dataDir, env);
 }
 
@@ -206,7 +205,9 @@ test(
 test('an agent refuses to start without PostgreSQL or without QEMU, saying why', async (t) => {
   const dataDir = tempDir(t);
   const attempt = (env: Record<string, string>) =>
-    run(process.execPath, [BIN, 'agent', '--host', 'h1'], { env: { ...process.env, CUMULO_DATA_DIR: dataDir, ...env } }).then(
+    run(process.execPath, [CUMULO_BIN, 'agent', '--host', 'h1'], {
+      env: { ...process.env, CUMULO_DATA_DIR: dataDir, ...env },
+    }).then(
       () => assert.fail('the agent started'),
       (err: { code: number; stderr: string }) => err,
     );

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { urlWithSchema } from '../../src/db/postgres.ts';
 import { type Dialect, freshPgSchema, PG_URL, tempDir } from '../helpers/app.ts';
-import { type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
+import { CUMULO_BIN, type ServerProcess, startServerProcess } from '../helpers/server-process.ts';
 import { needs } from '../helpers/system-tools.ts';
 import { ADMIN_PASSWORD, confirmDialog, launch, PAGE_DIALECTS, shotBothWidths, signIn, watchedPage } from './browser.ts';
 
@@ -42,7 +41,7 @@ function cli(env: Record<string, string>, args: string[], input: string): Promis
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      [path.resolve('bin/cumulo.js'), ...args],
+      [CUMULO_BIN, ...args],
       { env: { ...process.env, LOG_LEVEL: 'warn', ...env } },
       (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
     );

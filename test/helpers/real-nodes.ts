@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { FsBlobStore } from '../../src/blob/fs-blob-store.ts';
@@ -20,11 +19,10 @@ import { BLOBS_DIR, COMPUTE_DIR } from '../../src/data-dir.ts';
 import { storePublicImage } from '../../src/domain/images/public-image-data.ts';
 import { holdLockFile } from '../../src/lock-file.ts';
 import { ADMIN_TOKEN, tempDir } from './app.ts';
-import { endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
+import { CUMULO_BIN, endProcess, type ServerProcess, startServerProcess } from './server-process.ts';
 import { systemTool } from './system-tools.ts';
 
 const run = promisify(execFile);
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 
 /** The tools a test of real nodes runs (QEMU, the image build, SSH). */
 export const REAL_NODE_TOOLS = ['qemu-system-x86_64', 'mmdebstrap', 'mke2fs', 'debugfs', 'ssh', 'ssh-keygen'] as const;
@@ -88,7 +86,7 @@ export async function startRealCloud(t: TestContext, env: Record<string, string>
     return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
   };
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, [BIN, ...args], {
+    const { stdout } = await run(process.execPath, [CUMULO_BIN, ...args], {
       env: { ...process.env, ...settings, LOG_LEVEL: 'warn' },
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const TEST_PASSWORD_HASH_COST = 10;
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = path.join(ROOT, 'bin', 'cumulo.js');
+/** The `cumulo` command of this checkout, which the tests run as processes. */
+export const CUMULO_BIN = path.join(ROOT, 'bin', 'cumulo.js');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -52,7 +53,7 @@ export interface ServerProcess {
 export async function startServerProcess(
   env: Record<string, string>,
   args: string[] = ['serve'],
-  script: string = BIN,
+  script: string = CUMULO_BIN,
   logFile?: string,
 ): Promise<ServerProcess> {
   return startServer([process.execPath, script, ...args], env, { logFile });

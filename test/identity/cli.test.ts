@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { runAccountCreate, runTokenCreate, runUserCreate, usernameFromEmail } from '../../src/cli/identity-commands.ts';
@@ -11,8 +10,8 @@ import { authenticateToken } from '../../src/domain/profile/token.service.ts';
 import { startRuntime } from '../../src/runtime.ts';
 import { uniqueName } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS, tempDir } from '../helpers/app.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 const run = promisify(execFile);
 
 /** Runs `cumulo <args>` on a SQLite database in `dataDir`; never throws, returns what it printed. */
@@ -20,7 +19,7 @@ async function cumulo(dataDir: string, ...args: string[]): Promise<{ code: numbe
   const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, [CUMULO_BIN, ...args], { env });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import type { Context } from '../../src/context.ts';
@@ -11,16 +10,15 @@ import { startRuntime } from '../../src/runtime.ts';
 import { hashPassword, verifyPassword } from '../../src/secrets/password-hash.ts';
 import { uniqueName } from '../helpers/accounts.ts';
 import { DIALECTS, tempDir } from '../helpers/app.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 import { operatorApp } from '../operator/helpers.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 
 /** Runs `cumulo <args>` on a SQLite database in `dataDir`, with `input` on its stdin. */
 function cumulo(dataDir: string, input: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [CUMULO_BIN, ...args], { env }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
     child.stdin?.end(input);

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { admin, newAccount, newUser } from '../helpers/accounts.ts';
 import { ADMIN_TOKEN, buildTestApp, DIALECTS, type Dialect, type TestApp } from '../helpers/app.ts';
 import { connectConsole } from '../helpers/console-client.ts';
 import { ProcessMachines } from '../helpers/process-machines.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 import { createEmptyNode } from './helpers.ts';
 
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
 const SIMULATED = 'This server simulates nodes; there is no console (CUMULO_COMPUTE=qemu runs real ones)';
 /** A machine whose console greets, then echoes what is typed. */
 const ECHO_MACHINE = ['sh', '-c', 'echo "console of the test machine"; exec cat'];
@@ -243,7 +241,7 @@ describe('node console over a WebSocket', () => {
 
     const run = (nodeId: number, input: string, env: Record<string, string>) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'console', String(nodeId), '--url', base], {
+        const child = spawn(process.execPath, [CUMULO_BIN, 'console', String(nodeId), '--url', base], {
           env: { ...process.env, ...env },
           stdio: ['pipe', 'pipe', 'pipe'],
         });
@@ -282,7 +280,7 @@ describe('node console over a WebSocket', () => {
       const node = await createEmptyNode(app);
       // The guest prints, then ends once a line is typed (which closes its console).
       machines.run(machineOf(node.id), ['sh', '-c', 'printf "$0"; read line', printed]);
-      const child = spawn(process.execPath, [BIN, 'console', String(node.id), '--url', base, ...args], {
+      const child = spawn(process.execPath, [CUMULO_BIN, 'console', String(node.id), '--url', base, ...args], {
         env: { ...process.env, CUMULO_TOKEN: ADMIN_TOKEN },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -302,7 +300,7 @@ describe('node console over a WebSocket', () => {
     const { app, machines, base } = await consoleApp(t, 'sqlite');
     const node = await createEmptyNode(app);
     machines.run(machineOf(node.id), ECHO_MACHINE);
-    const child = spawn(process.execPath, [BIN, 'console', String(node.id), '--url', base], {
+    const child = spawn(process.execPath, [CUMULO_BIN, 'console', String(node.id), '--url', base], {
       env: { ...process.env, CUMULO_TOKEN: ADMIN_TOKEN },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runNodeMaintenance, runNodePowerOff } from '../../src/cli/fault-commands.ts';
 import { enterMaintenance, powerOffUnexpectedly } from '../../src/domain/nodes/lifecycle/node-faults.service.ts';
 import { watchdogDecision } from '../../src/domain/nodes/lifecycle/node-watchdog.ts';
 import { admin } from '../helpers/accounts.ts';
 import { buildTestApp, DIALECTS } from '../helpers/app.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 import { eventsOf, getNode, manualClock, runningNode, settle } from './helpers.ts';
 
 const MINUTE = 60_000;
-const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
 
 test('the watchdog decision: boots until more than five fall within fifteen minutes', () => {
   let boots: number[] = [];
@@ -102,7 +101,7 @@ describe('cumulo fault ... [sqlite, as processes]', () => {
     const run = (...args: string[]) => {
       const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' };
       delete env.DATABASE_URL;
-      return promisify(execFile)(process.execPath, [BIN, 'fault', ...args], { env });
+      return promisify(execFile)(process.execPath, [CUMULO_BIN, 'fault', ...args], { env });
     };
     const off = await run('node-power-off', '--node', String(node.id));
     assert.equal(off.stdout, 'status=offline\nwatchdog_boot=true\n');

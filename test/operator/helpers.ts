@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ConfigOverrides } from '../../src/config.ts';
 import type { Clock } from '../../src/time/clock.ts';
 import { buildTestApp, type Dialect, type RequestOptions, type TestApp } from '../helpers/app.ts';
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 
 /** The operator's token (CUMULO_ADMIN_TOKEN) of the test apps; the bootstrap token is another. */
 export const OPERATOR_TOKEN = 'cumulo-test-operator-token-0123456789';
@@ -39,8 +39,6 @@ export async function ok(reply: Promise<{ status: number; body: unknown }>): Pro
   return res.body;
 }
 
-const BIN = fileURLToPath(new URL('../../bin/cumulo.js', import.meta.url));
-
 /** The environment a `cumulo` process needs to work on a test app's database. */
 export function cliEnv(app: TestApp, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, CUMULO_DATA_DIR: app.dataDir, LOG_LEVEL: 'warn', ...extra };
@@ -59,7 +57,7 @@ export async function cumulo(
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      [BIN, ...args],
+      [CUMULO_BIN, ...args],
       { env: cliEnv(app, options.env), maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? Number((err as { code?: number }).code ?? 1) : 0;

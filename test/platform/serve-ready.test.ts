@@ -4,16 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { VERSION } from '../../src/version.ts';
 import { ADMIN_TOKEN, tempDir } from '../helpers/app.ts';
-
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'cumulo.js');
+import { CUMULO_BIN } from '../helpers/server-process.ts';
 
 test('serve --port 0 --print-url --ready-file: a script learns where Cumulo listens from its first line, or from a file written whole', async (t) => {
   const dataDir = tempDir(t);
   const readyFile = path.join(dataDir, 'ready.json');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--print-url', '--ready-file', readyFile], {
+  const child = spawn(process.execPath, [CUMULO_BIN, 'serve', '--port', '0', '--print-url', '--ready-file', readyFile], {
     env: { ...process.env, CUMULO_DATA_DIR: dataDir, CUMULO_BOOTSTRAP_TOKEN: ADMIN_TOKEN, LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,7 +56,7 @@ test('serve --port 0 --print-url --ready-file: a script learns where Cumulo list
 test('serve --port refuses what is not a port, before it starts anything', async (t) => {
   const dataDir = tempDir(t);
   for (const port of ['x', '70000']) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', port], {
+    const child = spawn(process.execPath, [CUMULO_BIN, 'serve', '--port', port], {
       env: { ...process.env, CUMULO_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
