@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processAlive } from './process-alive.ts';
+import { processAlive, startTicks } from './processes.ts';
 
 function readOrNull(file: string): string | null {
   try {
@@ -11,9 +11,13 @@ function readOrNull(file: string): string | null {
   }
 }
 
-/** Whether a lock's holder may still be there: its process is, or the lock is being written. */
+/**
+ * Whether a lock's holder may still be there: its process is (the pid's start time the one the lock
+ * holds: a pid is taken again by later processes), or the lock is being written.
+ */
 function holderThere(file: string, content: string): boolean {
-  const pid = Number(content.split(' ')[0]);
+  const [pidText, ticksText] = content.split(' ');
+  const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) {
     try {
       return Date.now() - fs.statSync(file).mtimeMs < 10_000;
@@ -21,7 +25,7 @@ function holderThere(file: string, content: string): boolean {
       return false;
     }
   }
-  return processAlive(pid);
+  return processAlive(pid) && startTicks(pid) === Number(ticksText);
 }
 
 /**
@@ -30,7 +34,7 @@ function holderThere(file: string, content: string): boolean {
  * and the returned release removes the lock only while it is still this holder's.
  */
 export async function holdLockFile(file: string, pollMs = 200): Promise<() => void> {
-  const token = `${process.pid} ${randomUUID()}`;
+  const token = `${process.pid} ${startTicks(process.pid)} ${randomUUID()}`;
   for (;;) {
     try {
       fs.writeFileSync(file, token, { flag: 'wx' });
@@ -48,7 +52,7 @@ export async function holdLockFile(file: string, pollMs = 200): Promise<() => vo
     }
     // Moved aside, not removed: of waiters that saw the same ended holder, one takes it; one that
     // moved a newer holder's lock instead puts it back.
-    const aside = `${file}.${token.replace(' ', '-')}`;
+    const aside = `${file}.${token.replaceAll(' ', '-')}`;
     try {
       fs.renameSync(file, aside);
     } catch {

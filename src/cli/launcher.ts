@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { procStat } from '../processes.ts';
 
 /** How often the launcher is looked for. */
 const CHECK_MS = 500;
@@ -7,14 +8,8 @@ const MAX_DEPTH = 16;
 
 /** The parent of `pid`, from /proc (Linux); undefined when the process is gone or /proc is not there. */
 function parentOf(pid: number): number | undefined {
-  try {
-    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last `)`.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : undefined;
-  } catch {
-    return undefined;
-  }
+  const ppid = Number(procStat(pid)?.[1]);
+  return Number.isInteger(ppid) ? ppid : undefined;
 }
 
 /** Whether `pid` was started by an npm-like launcher: npm, npx, yarn and pnpm set npm_lifecycle_event for what they run. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { processAlive } from '../../src/process-alive.ts';
+import { processAlive } from '../../src/processes.ts';
 import { randomHex, systemRandom } from '../../src/random.ts';
 
 /*

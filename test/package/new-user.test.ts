@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { busybox } from '../../src/compute/images/busybox.ts';
 import { buildImage, DEFAULT_IMAGE_CACHE } from '../../src/compute/images/recipe.ts';
 import { installationNetns } from '../../src/compute/qemu/bridge-names.ts';
-import { processAlive } from '../../src/process-alive.ts';
+import { processAlive } from '../../src/processes.ts';
 import { PG_URL } from '../helpers/app.ts';
 import { type DocBlock, docBlocks } from '../helpers/doc-blocks.ts';
 import { killMachinesUnder } from '../helpers/real-nodes.ts';

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { holdLockFile } from '../../src/lock-file.ts';
+import { startTicks } from '../../src/processes.ts';
 import { tempDir } from '../helpers/app.ts';
 
 // Not about the database: one run is enough.
@@ -21,6 +22,16 @@ describe('a lock file between processes', () => {
     releaseFirst();
     (await waiting)();
     assert.equal(second, true);
+    assert.equal(fs.existsSync(lock), false);
+  });
+
+  test("a lock whose pid a later process has taken is taken over: its start time is not the holder's", async (t) => {
+    const lock = path.join(tempDir(t), 'x.lock');
+    // This process's pid, but another start time: the holder was an earlier process of that pid.
+    fs.writeFileSync(lock, `${process.pid} 1 earlier`);
+    const release = await holdLockFile(lock, 20);
+    assert.match(fs.readFileSync(lock, 'utf8'), new RegExp(`^${process.pid} ${startTicks(process.pid)} `));
+    release();
     assert.equal(fs.existsSync(lock), false);
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { startTicks } from '../../processes.ts';
 import type {
   CapturedDisk,
   ComputeDriver,
@@ -34,7 +35,7 @@ import { launchQemu, removeRuntime } from './machine-launch.ts';
 import type { MachineNetwork, NetworkBackend } from './network-backend.ts';
 import { writeNetworkFiles } from './network-helper.ts';
 import { parseNodeRuleset } from './node-ruleset.ts';
-import { cpuSeconds, killQemu, livePid, startTicks } from './qemu-process.ts';
+import { cpuSeconds, killQemu, livePid } from './qemu-process.ts';
 
 export interface QemuDriverOptions {
   /** The data dir's `compute` folder: `disks/<key>/` and `machines/<key>/`. */

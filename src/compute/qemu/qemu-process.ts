@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { procStat } from '../../processes.ts';
 
 /** The pid in a QEMU pid file, or null when there is none. */
 export function readPid(pidFile: string): number | null {
@@ -48,25 +49,10 @@ export async function killQemu(pid: number, pidFile: string): Promise<void> {
   if (!(await waitGone(pid, pidFile, 10_000))) throw new Error(`QEMU (pid ${pid}) did not end after SIGKILL`);
 }
 
-/** When the process started, in clock ticks since the host booted (/proc/<pid>/stat); null when it is gone. */
-export function startTicks(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return null;
-  }
-}
-
 /** CPU time (user and system) the process has used, from /proc/<pid>/stat; null when it is gone. */
 export function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const userHz = 100; // the unit of utime and stime: USER_HZ, 100 on every Linux architecture QEMU runs here
-    return (Number(fields[11]) + Number(fields[12])) / userHz;
-  } catch {
-    return null;
-  }
+  const fields = procStat(pid);
+  if (fields === null) return null;
+  const userHz = 100; // the unit of utime and stime: USER_HZ, 100 on every Linux architecture QEMU runs here
+  return (Number(fields[11]) + Number(fields[12])) / userHz;
 }
