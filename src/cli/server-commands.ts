@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
@@ -7,6 +6,7 @@ import { stderrLogger } from '../logger.ts';
 import { type Runtime, startRuntime } from '../runtime.ts';
 import { agentRefusal } from '../runtime-agent.ts';
 import { VERSION } from '../version.ts';
+import { writeFileWhole } from '../write-whole.ts';
 import { onLauncherGone } from './launcher.ts';
 import type { Command } from './main.ts';
 import { startBanner } from './start-banner.ts';
@@ -38,13 +38,6 @@ function closeOnStop(runtime: Runtime): Promise<number> {
     for (const signal of STOP_SIGNALS) process.once(signal, () => stop({ signal }));
     const stopWatching = onLauncherGone(() => stop({ launcher: 'gone' }));
   });
-}
-
-/** Writes `content` to `file` whole: a reader polling for the file never sees part of it. */
-function writeWhole(file: string, content: string): void {
-  const staging = `${file}.${process.pid}.writing`;
-  fs.writeFileSync(staging, content);
-  fs.renameSync(staging, file);
 }
 
 export const serve: Command = {
@@ -92,7 +85,7 @@ export const serve: Command = {
     if (printUrl) process.stdout.write(`${address}/v4\n`);
     const readyFile = text(values, 'ready-file');
     if (readyFile !== undefined)
-      writeWhole(readyFile, `${JSON.stringify({ url: `${address}/v4`, version: VERSION, pid: process.pid })}\n`);
+      writeFileWhole(readyFile, `${JSON.stringify({ url: `${address}/v4`, version: VERSION, pid: process.pid })}\n`);
     return closeOnStop(runtime);
   },
 };

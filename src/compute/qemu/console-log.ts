@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeFileWholeAsync } from '../../write-whole.ts';
 import type { MachineFiles } from './data-layout.ts';
 import { fileTail } from './serial-console.ts';
 
@@ -44,8 +45,6 @@ export async function rotateConsoleLog(files: LogFiles, capBytes: number): Promi
   } finally {
     await handle.close();
   }
-  const staging = `${files.previousConsoleLog}.writing`;
-  await fs.promises.writeFile(staging, kept, { mode: 0o600 });
-  await fs.promises.rename(staging, files.previousConsoleLog);
+  await writeFileWholeAsync(files.previousConsoleLog, kept, 0o600);
   return true;
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeFileWhole } from '../../write-whole.ts';
 import type { MachineFiles } from './data-layout.ts';
 
 /**
@@ -16,14 +17,12 @@ export function keptFirewall(files: MachineFiles): string | null {
   }
 }
 
-/** Replaces the kept ruleset whole (written beside it, then renamed); null removes it. */
+/** Replaces the kept ruleset whole; null removes it. */
 export function keepFirewall(files: MachineFiles, ruleset: string | null): void {
   if (ruleset === null) {
     fs.rmSync(files.firewall, { force: true });
     return;
   }
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
-  const partial = `${files.firewall}.partial`;
-  fs.writeFileSync(partial, ruleset, { mode: 0o600 });
-  fs.renameSync(partial, files.firewall);
+  writeFileWhole(files.firewall, ruleset, 0o600);
 }

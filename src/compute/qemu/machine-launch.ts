@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { writeFileWhole } from '../../write-whole.ts';
 import type { ForwardedPort, MachineSpec } from '../driver.ts';
 import { checkSocketPath, diskFiles, type MachineFiles, machineFiles, runtimeFilesOf } from './data-layout.ts';
 import { keptFirewall } from './kept-firewall.ts';
@@ -55,11 +56,11 @@ export async function launchQemu(
   const { disks, kernelBoot } = bootFiles(dir, spec);
   fs.mkdirSync(files.folder, { recursive: true, mode: 0o700 });
   for (const file of [...runtimeFilesOf(files), files.consoleLog, files.previousConsoleLog]) fs.rmSync(file, { force: true });
-  fs.writeFileSync(files.spec, JSON.stringify(spec), { mode: 0o600 });
+  writeFileWhole(files.spec, JSON.stringify(spec), 0o600);
   const attached = await network.attach(spec, earlierPorts(files));
   try {
-    fs.writeFileSync(files.network, JSON.stringify(attached), { mode: 0o600 });
-    fs.writeFileSync(files.ports, JSON.stringify(attached.ports), { mode: 0o600 });
+    writeFileWhole(files.network, JSON.stringify(attached), 0o600);
+    writeFileWhole(files.ports, JSON.stringify(attached.ports), 0o600);
     await network.applyFirewall(spec.key, keptFirewall(files));
     const [program = '', ...args] = qemuCommand({ spec, accel, files, disks, kernelBoot, network: attached });
     await run(program, args, { timeoutMs: 60_000 });
