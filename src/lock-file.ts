@@ -12,8 +12,9 @@ function readOrNull(file: string): string | null {
 }
 
 /**
- * Whether a lock's holder may still be there: its process is (the pid's start time the one the lock
- * holds: a pid is taken again by later processes), or the lock is being written.
+ * Whether a lock's holder may still be there: its process is (and, where the lock holds one, the pid's
+ * start time is the one the lock holds: a pid is taken again by later processes), or the lock is
+ * being written. Without /proc a lock holds no start time, and the pid alone says.
  */
 function holderThere(file: string, content: string): boolean {
   const [pidText, ticksText] = content.split(' ');
@@ -25,7 +26,8 @@ function holderThere(file: string, content: string): boolean {
       return false;
     }
   }
-  return processAlive(pid) && startTicks(pid) === Number(ticksText);
+  const ticks = Number(ticksText);
+  return processAlive(pid) && (!Number.isInteger(ticks) || startTicks(pid) === ticks);
 }
 
 /**

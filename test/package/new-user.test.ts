@@ -269,8 +269,7 @@ async function runPage(page: string, blocks: readonly DocBlock[], dir: string, e
     const dataDir = path.join(dir, 'data');
     await killMachinesUnder(dataDir);
     await endNamespace(ip, netns);
-    if ((await exec(ip, ['netns', 'list'])).stdout.split('\n').some((l) => l.split(' ')[0] === installationNetns(dataDir)))
-      await exec(ip, ['netns', 'del', installationNetns(dataDir)]);
+    if ((await namespaces(ip)).includes(installationNetns(dataDir))) await exec(ip, ['netns', 'del', installationNetns(dataDir)]);
     postgres?.close();
   }
 }
@@ -325,10 +324,14 @@ function blockDir(block: DocBlock): string {
   return dir;
 }
 
+/** The names of the machine's network namespaces (`ip netns list` adds an id to some). */
+async function namespaces(ip: string): Promise<string[]> {
+  return (await exec(ip, ['netns', 'list'])).stdout.split('\n').map((line) => line.split(' ')[0] ?? '');
+}
+
 /** The pages' namespaces a run of this file that was killed left (each is named with its process's pid). */
 async function endNamespacesLeft(ip: string): Promise<void> {
-  const names = (await exec(ip, ['netns', 'list'])).stdout.split('\n').map((line) => line.split(' ')[0] ?? '');
-  for (const name of names) {
+  for (const name of await namespaces(ip)) {
     const pid = /^cumulo-docs-(\d+)-/.exec(name)?.[1];
     if (pid !== undefined && !processAlive(Number(pid))) await endNamespace(ip, name);
   }
